@@ -1,0 +1,51 @@
+# The project's vocabulary: `make run` and `make test` are the two set-up commands.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+DEV_INSTALLED := $(VENV)/.dev-installed
+
+.PHONY: run test lint types unit bench golden sample clean
+
+$(INSTALLED): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(DEV_INSTALLED): $(INSTALLED)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+## run: install, then print the standings of the sample event
+run: $(INSTALLED)
+	$(BIN)/duplicate standings sample_data/big2_event.csv
+
+## test: lint, types and the whole test suite
+test: lint types unit
+
+lint: $(DEV_INSTALLED)
+	$(BIN)/ruff check duplicate tests sample_data
+	$(BIN)/ruff format --check duplicate tests sample_data
+
+types: $(DEV_INSTALLED)
+	$(BIN)/mypy
+
+unit: $(DEV_INSTALLED)
+	$(BIN)/python -m pytest
+
+## bench: time score and standings on generated events (ROWS=1000000 by default)
+ROWS ?= 1000000
+bench: $(INSTALLED)
+	$(BIN)/python tests/bench/bench_score.py --rows $(ROWS)
+
+## golden: rewrite the expected outputs in tests/golden on purpose, then review the diff
+golden: $(INSTALLED)
+	$(BIN)/python tests/golden/regenerate.py
+
+## sample: regenerate sample_data/ from its generator
+sample: $(INSTALLED)
+	$(BIN)/python sample_data/generate.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,58 @@
+"""Score duplicate card-game events: matchpoints, rank points and standings.
+
+The library is what the `duplicate` command calls:
+
+    >>> import duplicate
+    >>> results = duplicate.read_results("sample_data/spec_example.csv")
+    >>> duplicate.standings(results)[["place", "player", "total"]]  # doctest: +SKIP
+
+Names are loaded on first use, so `duplicate --help` does not pay for pandas.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
+
+try:
+    __version__ = version("duplicate")
+except PackageNotFoundError:  # running from a source tree that was not installed
+    __version__ = "0.0.0"
+
+if TYPE_CHECKING:
+    from duplicate.core.results import Results, parse_results
+    from duplicate.core.scoring import score
+    from duplicate.core.standings import standings
+    from duplicate.errors import (
+        DuplicateError,
+        InputOutputError,
+        InvalidData,
+        Problem,
+        UsageError,
+    )
+    from duplicate.io.read import read_results
+    from duplicate.rules import Rules, load_rules
+
+_EXPORTS = {
+    "Results": "duplicate.core.results",
+    "parse_results": "duplicate.core.results",
+    "score": "duplicate.core.scoring",
+    "standings": "duplicate.core.standings",
+    "read_results": "duplicate.io.read",
+    "Rules": "duplicate.rules",
+    "load_rules": "duplicate.rules",
+    "DuplicateError": "duplicate.errors",
+    "InvalidData": "duplicate.errors",
+    "InputOutputError": "duplicate.errors",
+    "Problem": "duplicate.errors",
+    "UsageError": "duplicate.errors",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'duplicate' has no attribute {name!r}")

@@ -1,0 +1,3 @@
+from duplicate.cli import main
+
+main()

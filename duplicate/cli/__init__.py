@@ -1,0 +1,56 @@
+"""The `duplicate` command: parses options, calls the library, renders the result."""
+
+from __future__ import annotations
+
+import signal
+from typing import Annotated
+
+import typer
+
+from duplicate import __version__
+from duplicate.cli import rules as rules_command
+from duplicate.cli import score as score_command
+from duplicate.cli import standings as standings_command
+from duplicate.cli import validate as validate_command
+from duplicate.cli.common import set_debug
+
+app = typer.Typer(
+    name="duplicate",
+    help="Score duplicate card-game events: matchpoints, rank points, standings.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"duplicate {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version."),
+    ] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the Python traceback behind an error.")
+    ] = False,
+) -> None:
+    """Score duplicate card-game events: matchpoints, rank points, standings."""
+    set_debug(debug)
+
+
+for module in (score_command, standings_command, validate_command, rules_command):
+    module.register(app)
+
+
+def main() -> None:
+    # `duplicate score x.csv | head` must end quietly when head closes the pipe
+    # (reproduce: without this line, a BrokenPipeError traceback appears).
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    app()

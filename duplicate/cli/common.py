@@ -1,0 +1,167 @@
+"""What every command shares: options, rules from options, and error reporting."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from duplicate.errors import DuplicateError, InvalidData, UsageError
+from duplicate.rules import Rules, load_rules, parse_factors, with_overrides
+
+# Exit code for a defect in this program, as opposed to a problem with the input
+# (BSD sysexits EX_SOFTWARE).
+EXIT_INTERNAL = 70
+
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+_state = {"debug": False}
+
+
+def set_debug(debug: bool) -> None:
+    _state["debug"] = debug or bool(os.environ.get("DUPLICATE_DEBUG"))
+
+
+class OutputFormat(str, Enum):
+    csv = "csv"
+    parquet = "parquet"
+    json = "json"
+    table = "table"
+
+
+class TieRanking(str, Enum):
+    competition = "competition"
+    dense = "dense"
+
+
+class DealScope(str, Enum):
+    round = "round"
+    event = "event"
+
+
+ResultsArg = Annotated[
+    str, typer.Argument(help="Results file (CSV or Parquet); '-' reads standard input.")
+]
+OutputOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--output", "-o", help="Write here; '-' is standard output. Format from the suffix."
+    ),
+]
+FormatOpt = Annotated[
+    OutputFormat | None,
+    typer.Option(
+        "--format", "-f", help="csv, parquet, json, or table (for a person). Default: from -o."
+    ),
+]
+EncodingOpt = Annotated[
+    str | None,
+    typer.Option("--encoding", help="Text encoding of a CSV input. Default: UTF-8, else GB18030."),
+]
+RulesOpt = Annotated[
+    Path | None, typer.Option("--rules", help="Rules TOML file (see `duplicate rules`).")
+]
+TieRankingOpt = Annotated[
+    TieRanking | None,
+    typer.Option("--tie-ranking", help="Deal ranks after a tie: competition 1,1,3 or dense 1,1,2."),
+]
+DealScopeOpt = Annotated[
+    DealScope | None,
+    typer.Option("--deal-scope", help="Deal ids are unique per round, or across the event."),
+]
+RankFactorsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rank-factors",
+        help="Rank-point factors for ranks 1, 2, ...; later ranks earn 1/rank. "
+        "Default 1,0.7,0.5,0.35.",
+    ),
+]
+RankBaseOpt = Annotated[
+    int | None, typer.Option("--rank-base", help="Rank points for a factor of 1. Default 10000.")
+]
+
+
+def effective_rules(
+    rules_file: Path | None,
+    tie_ranking: TieRanking | None,
+    deal_scope: DealScope | None,
+    rank_factors: str | None,
+    rank_base: int | None,
+) -> Rules:
+    """The rules file (or the spec's defaults) with the flags applied on top."""
+    rules = load_rules(rules_file) if rules_file is not None else Rules()
+    return with_overrides(
+        rules,
+        tie_ranking=tie_ranking.value if tie_ranking else None,
+        deal_scope=deal_scope.value if deal_scope else None,
+        rank_factors=parse_factors(rank_factors) if rank_factors else None,
+        rank_base=rank_base,
+    )
+
+
+@contextmanager
+def reporting() -> Iterator[None]:
+    """Turn every error into a message on stderr and its documented exit code."""
+    try:
+        yield
+    except DuplicateError as exc:
+        if _state["debug"]:
+            traceback.print_exc(file=sys.stderr)
+        if isinstance(exc, InvalidData):
+            for problem in exc.problems:
+                stderr.print(f"error: {problem}", markup=False)
+            count = len(exc.problems)
+            stderr.print(
+                f"{count} problem{'s' if count != 1 else ''} found; nothing was written.",
+                markup=False,
+            )
+        else:
+            stderr.print(f"error: {exc}", markup=False)
+        raise typer.Exit(exc.exit_code) from None
+    except (typer.Exit, typer.Abort):
+        raise
+    except KeyboardInterrupt:
+        stderr.print("interrupted", markup=False)
+        raise typer.Exit(130) from None
+    except Exception as exc:
+        if _state["debug"]:
+            raise
+        stderr.print(
+            f"internal error: {type(exc).__name__}: {exc}\n"
+            "This is a defect in duplicate, not in your data. "
+            "Run again with --debug and report the traceback.",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_INTERNAL) from None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_errors(command: F) -> F:
+    """Decorate a command so that its errors go through `reporting`."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with reporting():
+            return command(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def refuse_overwriting_inputs(output: str | None, inputs: list[str]) -> None:
+    """Never let an output replace an input file."""
+    if output is None or output == "-" or not os.path.exists(output):
+        return
+    for name in inputs:
+        if name != "-" and os.path.exists(name) and os.path.samefile(output, name):
+            raise UsageError(f"--output {output} is an input file; choose another name")

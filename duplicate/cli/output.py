@@ -1,0 +1,90 @@
+"""Render a result table: a rich table for a person, CSV/Parquet/JSON for everything else."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.table import Table
+
+from duplicate import __version__
+from duplicate.cli.common import OutputFormat, refuse_overwriting_inputs, stderr
+from duplicate.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+RIGHT_ALIGNED = ("int", "decimal", "double", "float", "bool")
+
+
+def rules_sidecar(output: str) -> Path:
+    """Where a CSV output's rules are written: standings.csv -> standings.rules.toml."""
+    return Path(output).with_suffix(".rules.toml")
+
+
+def emit(
+    frame: pd.DataFrame,
+    *,
+    output: str | None,
+    fmt: OutputFormat | None,
+    rules: Rules,
+    kind: str,
+    inputs: list[str],
+) -> None:
+    """Write `frame` where the options say, in the format they ask for."""
+    from duplicate.io.write import encode, format_for, write_atomic
+
+    refuse_overwriting_inputs(output, inputs)
+    if fmt is OutputFormat.table or (fmt is None and output is None and sys.stdout.isatty()):
+        render_table(frame, Console(highlight=False))
+        return
+    chosen = format_for(output, fmt.value if fmt is not None else None)
+    data = encode(frame, chosen, kind, {"version": __version__, "rules": rules.to_toml()})
+    if output is None or output == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    write_atomic(output, data)
+    written = [output]
+    if chosen == "csv":
+        sidecar = rules_sidecar(output)
+        refuse_overwriting_inputs(str(sidecar), inputs)
+        write_atomic(sidecar, rules.to_toml().encode("utf-8"))
+        written.append(str(sidecar))
+    stderr.print(f"wrote {len(frame)} rows to {' and rules to '.join(written)}", markup=False)
+
+
+def render_table(frame: pd.DataFrame, console: Console) -> None:
+    """A rich table of `frame`, numbers right-aligned, missing values blank."""
+    table = Table(show_edge=False, header_style="bold", pad_edge=False)
+    rows = [
+        ["" if _missing(v) else _text(v) for v in row]
+        for row in frame.astype("object").itertuples(index=False)
+    ]
+    widths = []
+    for i, (name, dtype) in enumerate(frame.dtypes.items()):
+        right = any(word in str(dtype).lower() for word in RIGHT_ALIGNED)
+        width = max([cell_len(str(name))] + [cell_len(row[i]) for row in rows])
+        widths.append(width)
+        table.add_column(str(name), justify="right" if right else "left", min_width=width)
+    for row in rows:
+        table.add_row(*row)
+    # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
+    needed = sum(widths) + 3 * (len(widths) - 1)
+    if needed > console.width:
+        console = Console(highlight=False, width=needed, force_terminal=console.is_terminal)
+    console.print(table)
+
+
+def _missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and value != value) or str(value) == "<NA>"
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    return str(value)

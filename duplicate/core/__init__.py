@@ -1,0 +1,1 @@
+"""Pure computation: DataFrames in, DataFrames out; no files, no printing, no exit."""

@@ -1,0 +1,26 @@
+"""The input columns of SCORING.md section 1 and the names they may arrive under."""
+
+from __future__ import annotations
+
+REQUIRED = ("deal", "seat", "player", "score")
+OPTIONAL = ("round", "table", "seconds", "section")
+KNOWN = ("section", "round", "deal", "table", "seat", "player", "score", "seconds")
+
+# Header spellings accepted for each column, compared after trimming and case-folding.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "round": ("round", "轮次", "轮", "輪次"),
+    "deal": ("deal", "board", "牌副", "副", "牌号"),
+    "table": ("table", "桌号", "桌號", "桌"),
+    "seat": ("seat", "方位", "座位"),
+    "player": ("player", "牌手", "选手", "選手"),
+    "score": ("score", "得分"),
+    "seconds": ("seconds", "出牌用时", "出牌用時", "用时"),
+    "section": ("section", "组", "組", "分组"),
+}
+
+_LOOKUP = {alias.casefold(): name for name, aliases in ALIASES.items() for alias in aliases}
+
+
+def canonical_name(header: str) -> str | None:
+    """The spec's column name for a header cell, or None for a column we do not use."""
+    return _LOOKUP.get(header.strip().lstrip("\ufeff").casefold())

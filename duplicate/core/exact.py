@@ -1,0 +1,56 @@
+"""Exact arithmetic on integer arrays: half-up division, rational sort keys, decimals.
+
+Every ranking decision is made on integers or on keys proven exact here; floats are
+never compared after rounding for display.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import pyarrow as pa
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+# A float64 quotient r/d with 0 <= r < d is an exact sort key while d < 2**26: two
+# different fractions a/b and c/d differ by at least 1/(b*d) > 2**-52, more than the
+# rounding of either quotient can move it, and equal fractions round to the same float.
+EXACT_DENOMINATOR_LIMIT = 2**26
+
+
+def div_half_up(num: IntArray, den: IntArray | int) -> IntArray:
+    """round(num / den) with halves away from zero, for den > 0, exactly."""
+    num = np.asarray(num, dtype=np.int64)
+    sign = np.where(num < 0, -1, 1)
+    magnitude = np.abs(num)
+    return np.asarray(sign * ((2 * magnitude + den) // (2 * np.asarray(den))), dtype=np.int64)
+
+
+def ratio_key(num: IntArray, den: IntArray) -> tuple[IntArray, FloatArray]:
+    """A pair (whole part, fraction) that sorts exactly as num/den (den > 0).
+
+    The fraction is a float, exact by the argument at EXACT_DENOMINATOR_LIMIT.
+    """
+    den = np.asarray(den, dtype=np.int64)
+    if den.size and int(den.max()) >= EXACT_DENOMINATOR_LIMIT:
+        raise OverflowError("denominator too large for an exact float sort key")
+    whole = np.floor_divide(num, den)
+    remainder = num - whole * den
+    return whole.astype(np.int64), remainder / den
+
+
+def decimal_array(units: IntArray, scale: int, mask: npt.NDArray[np.bool_] | None = None) -> pa.Array:
+    """Integers counted in 10**-scale as an Arrow decimal array (10050, 2 -> 100.50)."""
+    ints = pa.array(np.asarray(units, dtype=np.int64), mask=mask)
+    wide = ints.cast(pa.decimal128(19, 0))
+    # Same 128-bit integers, read with `scale` digits after the point.
+    return pa.Array.from_buffers(pa.decimal128(19, scale), len(wide), wide.buffers())
+
+
+def decimal_series(
+    units: IntArray, scale: int, mask: npt.NDArray[np.bool_] | None = None
+) -> pd.Series:
+    """decimal_array as a pandas Series backed by Arrow, so values stay exact."""
+    return pd.Series(pd.arrays.ArrowExtensionArray(decimal_array(units, scale, mask)))

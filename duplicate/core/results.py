@@ -1,0 +1,198 @@
+"""Turn a table as read (any dtypes, any header spelling) into typed, validated results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from duplicate.core.columns import KNOWN, REQUIRED, canonical_name
+from duplicate.core.exact import IntArray
+from duplicate.errors import InvalidData, Problem
+
+MAX_DECIMALS = 6
+# Scaled integers beyond this lose exactness when they pass through float64.
+MAX_UNITS = 2**53
+_INTEGER_TEXT = r"-?(?:0|[1-9][0-9]{0,17})"
+_DECIMAL_TEXT = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+
+
+@dataclass(frozen=True)
+class Results:
+    """Validated results: one row per player per deal, with exact integer scores.
+
+    `frame` holds section, round, deal, table, seat, player (identifiers: int64 when every
+    value is a plain integer, else text), score_units and seconds_units (the value times
+    10**scale, exactly), and row (the row number used in messages).
+    """
+
+    frame: pd.DataFrame
+    source: str
+    has_table: bool
+    has_seconds: bool
+    score_scale: int
+    seconds_scale: int
+    deal_scope: str = "round"
+
+
+def parse_results(
+    raw: pd.DataFrame, source: str = "<data>", first_row: int = 1, deal_scope: str = "round"
+) -> Results:
+    """Validate and type a results table; raise InvalidData listing every problem.
+
+    `first_row` is the number messages give the first data row (2 for a CSV file, whose
+    header is row 1, as a spreadsheet shows it).
+    """
+    columns = _map_columns(raw, source)
+    n = len(raw)
+    if n == 0:
+        raise InvalidData(
+            [Problem(source, "has no result rows", hint="add one row per player per deal")]
+        )
+    rows = np.arange(first_row, first_row + n, dtype=np.int64)
+    problems: list[Problem] = []
+
+    def cell_problems(name: str, bad: np.ndarray, what: str, hint: str) -> None:
+        values = raw[columns[name]].to_numpy(dtype=object)
+        for i in np.flatnonzero(bad):
+            shown = "empty" if _blank(values[i]) else f"{values[i]!r} {what}"
+            problems.append(Problem(source, shown, (int(rows[i]),), name, hint))
+
+    frame = pd.DataFrame({"row": rows})
+    frame["section"] = (
+        _text(raw[columns["section"]]).fillna("") if "section" in columns else ""
+    )
+    for name in ("round", "deal", "table", "seat", "player"):
+        if name not in columns:
+            continue
+        text = _text(raw[columns[name]])
+        missing = text.isna().to_numpy()
+        if name == "round":
+            number = pd.to_numeric(text.where(text.str.fullmatch(_INTEGER_TEXT)), errors="coerce")
+            bad = number.isna().to_numpy() | (number.fillna(1) < 1).to_numpy()
+            cell_problems(name, bad, "is not a round number", "rounds are whole numbers from 1")
+            frame[name] = number.fillna(1).astype("int64").to_numpy()
+        else:
+            cell_problems(name, missing, "", f"every row needs a {name}")
+            frame[name] = _identifier(text)
+    if "round" not in columns:
+        frame["round"] = np.int64(1)
+
+    score_units, score_scale, bad = _decimal_units(raw[columns["score"]])
+    cell_problems("score", bad, "is not a number", "write the game score as a number such as 12 or -3.5")
+    frame["score_units"] = score_units
+    has_seconds = "seconds" in columns
+    seconds_scale = 0
+    if has_seconds:
+        units, seconds_scale, bad = _decimal_units(raw[columns["seconds"]])
+        negative = ~bad & (units < 0)
+        cell_problems(
+            "seconds",
+            bad | negative,
+            "is not a time in seconds >= 0",
+            "give every row its play time in seconds, or drop the column",
+        )
+        frame["seconds_units"] = units
+    if problems:
+        raise InvalidData(problems)
+    results = Results(
+        frame=frame,
+        source=source,
+        has_table="table" in columns,
+        has_seconds=has_seconds,
+        score_scale=score_scale,
+        seconds_scale=seconds_scale,
+        deal_scope=deal_scope,
+    )
+    # Imported here: validation needs Results, and Results is the input of validation.
+    from duplicate.core.validation import structural_problems
+
+    problems = structural_problems(results, deal_scope)
+    if problems:
+        raise InvalidData(problems)
+    return results
+
+
+def _map_columns(raw: pd.DataFrame, source: str) -> dict[str, str]:
+    """Spec name -> header in `raw`; missing or doubled columns are problems."""
+    found: dict[str, list[str]] = {}
+    for header in raw.columns:
+        name = canonical_name(str(header))
+        if name is not None:
+            found.setdefault(name, []).append(str(header))
+    problems = [
+        Problem(
+            source,
+            f"columns {' and '.join(repr(h) for h in headers)} both mean '{name}'",
+            hint="keep one of them",
+        )
+        for name, headers in found.items()
+        if len(headers) > 1
+    ]
+    missing = [name for name in REQUIRED if name not in found]
+    if missing:
+        have = ", ".join(repr(str(c)) for c in raw.columns) or "none"
+        problems.append(
+            Problem(
+                source,
+                f"missing required column{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(missing)} (columns found: {have})",
+                hint=f"the header needs {', '.join(REQUIRED)}; optional: "
+                f"{', '.join(c for c in KNOWN if c not in REQUIRED)}",
+            )
+        )
+    if problems:
+        raise InvalidData(problems)
+    return {name: headers[0] for name, headers in found.items()}
+
+
+def _blank(value: object) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)) or (
+        isinstance(value, str) and not value.strip()
+    )
+
+
+def _text(column: pd.Series) -> pd.Series:
+    """The column as trimmed text with blanks as missing."""
+    if pd.api.types.is_float_dtype(column.dtype):
+        # Parquet floats that hold identifiers: 3.0 means "3".
+        whole = column.notna() & (column == np.floor(column))
+        text = column.astype("str").where(~whole, column.fillna(0).astype("int64").astype("str"))
+        return text.where(column.notna())
+    text = column.astype("str").str.strip()
+    return text.where(column.notna() & (text != ""))
+
+
+def _identifier(text: pd.Series) -> pd.Series:
+    """Identifiers as int64 when every one is a plain integer (so 10 sorts after 9)."""
+    present = text.dropna()
+    if len(present) == len(text) and bool(present.str.fullmatch(_INTEGER_TEXT).all()):
+        return text.astype("int64")
+    return text
+
+
+def _decimal_units(column: pd.Series) -> tuple[IntArray, int, np.ndarray]:
+    """(value x 10**scale as int64, scale, bad-row mask) for a column of numbers.
+
+    The scale is the most decimals any value has, so every value is held exactly.
+    """
+    if pd.api.types.is_integer_dtype(column.dtype) and not column.isna().any():
+        return column.to_numpy(dtype=np.int64), 0, np.zeros(len(column), dtype=bool)
+    text = _text(column) if pd.api.types.is_float_dtype(column.dtype) else column.astype(
+        "str"
+    ).str.strip()
+    ok = np.array(text.str.fullmatch(_DECIMAL_TEXT).fillna(False), dtype=bool)
+    point = text.str.find(".").fillna(-1).to_numpy(dtype=np.int64)
+    length = text.str.len().fillna(0).to_numpy(dtype=np.int64)
+    decimals = np.where(ok & (point >= 0), length - point - 1, 0)
+    scale = int(decimals.max()) if len(decimals) else 0
+    if scale > MAX_DECIMALS:
+        too_precise = decimals > MAX_DECIMALS
+        ok &= ~too_precise
+        scale = int(np.where(ok, decimals, 0).max()) if ok.any() else 0
+    values = pd.to_numeric(text.where(ok), errors="coerce").to_numpy(dtype=np.float64)
+    scaled = np.round(np.nan_to_num(values) * 10.0**scale)
+    ok &= np.abs(scaled) < MAX_UNITS
+    units = np.where(ok, scaled, 0).astype(np.int64)
+    return units, scale, ~ok

@@ -1,0 +1,213 @@
+"""Totals, tie-breaks and the final order (SCORING.md section 4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_up, ratio_key
+from duplicate.core.grouping import group_codes
+from duplicate.core.results import Results
+from duplicate.core.scoring import as_results, score_rows
+from duplicate.rules import Rules
+
+STANDINGS_COLUMNS = (
+    "section",
+    "place",
+    "player",
+    "total",
+    "deals",
+    "beaten_avg",
+    "rank_counts",
+    "total_seconds",
+    "trimmed_seconds",
+    "decided_by",
+    "playoff",
+)
+
+SortKeys = list[IntArray | FloatArray]
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One step of the final order: its name and its sort keys (smaller sorts first)."""
+
+    name: str
+    keys: SortKeys
+
+
+def sum_by(codes: IntArray, values: IntArray, size: int) -> IntArray:
+    """Exact integer sums of `values` per code."""
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, codes, values)
+    return out
+
+
+def standings(data: Results | pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:
+    """One row per player in final order, with every tie-break value and `decided_by`."""
+    rules = rules or Rules()
+    results = as_results(data, rules)
+    rows = score_rows(results, rules)
+    player, n_players = group_codes(rows, ["section", "player"])
+    first_row = np.full(n_players, len(rows), dtype=np.int64)
+    np.minimum.at(first_row, player, np.arange(len(rows), dtype=np.int64))
+    section = rows["section"].to_numpy()[first_row]
+    names = rows["player"].to_numpy()[first_row]
+    total = sum_by(player, rows["points"].to_numpy(), n_players)
+    deals = np.bincount(player, minlength=n_players).astype(np.int64)
+
+    out = pd.DataFrame({"section": pd.Series(section, dtype="str"), "player": names})
+    out["total"] = decimal_series(total, 2)
+    out["deals"] = deals
+    criteria = [Criterion("total", [-total])]
+    absent = np.ones(n_players, dtype=bool)
+    no_value = np.zeros(n_players, dtype=np.int64)
+
+    beaten_num, beaten_den = _beaten(rows, player, total) if results.has_table else (None, None)
+    if beaten_num is not None and beaten_den is not None:
+        out["beaten_avg"] = decimal_series(div_half_up(beaten_num, beaten_den), 2)
+        whole, frac = ratio_key(beaten_num, beaten_den)
+        beaten_keys: SortKeys | None = [-whole, -frac]
+    else:
+        out["beaten_avg"] = decimal_series(no_value, 2, absent)
+        beaten_keys = None
+
+    rank_matrix, rank_text = _rank_counts(player, rows["deal_rank"].to_numpy(), n_players)
+    out["rank_counts"] = rank_text
+
+    seconds_keys: dict[str, SortKeys] = {}
+    if results.has_seconds:
+        seconds = rows["seconds_units"].to_numpy()
+        total_seconds = sum_by(player, seconds, n_players)
+        num, den = _trimmed(player, seconds, n_players, total_seconds, deals)
+        unit = 10**results.seconds_scale
+        out["total_seconds"] = decimal_series(total_seconds, results.seconds_scale)
+        out["trimmed_seconds"] = decimal_series(div_half_up(num * 100, den * unit), 2)
+        seconds_keys["total_seconds"] = [total_seconds]
+        seconds_keys["trimmed_seconds"] = list(ratio_key(num, den))
+    else:
+        out["total_seconds"] = decimal_series(no_value, results.seconds_scale, absent)
+        out["trimmed_seconds"] = decimal_series(no_value, 2, absent)
+
+    available: dict[str, SortKeys | None] = {
+        "beaten_avg": beaten_keys,
+        "rank_counts": list(rank_matrix.T),
+        **seconds_keys,
+    }
+    for name in rules.tie_breaks:
+        keys = available.get(name)
+        if keys is not None:
+            criteria.append(Criterion(name, keys))
+
+    section_code, _ = group_codes(out, ["section"])
+    # np.lexsort sorts by its last key first: section, then the criteria, then player id
+    # (player codes follow the natural order of the ids) for players still tied.
+    order = np.lexsort(
+        [np.arange(n_players, dtype=np.int64)]
+        + [k for c in reversed(criteria) for k in reversed(c.keys)]
+        + [section_code]
+    )
+    return _place(out.iloc[order].reset_index(drop=True), section_code[order], criteria, order)
+
+
+def _place(
+    ordered: pd.DataFrame, section: IntArray, criteria: list[Criterion], order: IntArray
+) -> pd.DataFrame:
+    """decided_by, shared places and play-off flags for players in final order."""
+    n = len(ordered)
+    new_section = np.ones(n, dtype=bool)
+    new_section[1:] = section[1:] != section[:-1]
+    decided = np.full(n, "tied", dtype=object)
+    undecided = ~new_section
+    for criterion in criteria:
+        differs = np.zeros(n, dtype=bool)
+        for key in criterion.keys:
+            k = key[order]
+            differs[1:] |= k[1:] != k[:-1]
+        hit = undecided & differs
+        decided[hit] = criterion.name
+        undecided &= ~hit
+    decided[new_section] = ""
+    new_place = decided != "tied"
+    position = np.arange(n, dtype=np.int64) - _start_of(new_section)
+    place = position[_start_of(new_place)] + 1
+    tie_group = np.cumsum(new_place) - 1
+    playoff = np.bincount(tie_group)[tie_group] > 1
+    ordered.insert(1, "place", place)
+    ordered["decided_by"] = pd.Series(decided, dtype="str")
+    ordered["playoff"] = playoff
+    return ordered[list(STANDINGS_COLUMNS)]
+
+
+def _start_of(starts: np.ndarray) -> IntArray:
+    """For each position, the index of the latest True at or before it."""
+    index = np.where(starts, np.arange(len(starts)), 0)
+    return np.maximum.accumulate(index).astype(np.int64)
+
+
+def _beaten(rows: pd.DataFrame, player: IntArray, total: IntArray) -> tuple[IntArray, IntArray]:
+    """Sum (cents) and count of the final totals of the opponents each player beat.
+
+    An opponent is beaten in a round when both sat at the same table and the opponent's
+    round score is lower; each (round, opponent) counts once.
+    """
+    per_round = (
+        pd.DataFrame(
+            {
+                "player": player,
+                "section": rows["section"].to_numpy(),
+                "round": rows["round"].to_numpy(),
+                "table": rows["table"].to_numpy(),
+                "score": rows["score_units"].to_numpy(),
+            }
+        )
+        .groupby(["player", "section", "round", "table"], sort=False, as_index=False)["score"]
+        .sum()
+    )
+    pairs = per_round.merge(per_round, on=["section", "round", "table"], suffixes=("", "_opp"))
+    beaten = pairs[pairs["score_opp"] < pairs["score"]]
+    winner = beaten["player"].to_numpy(dtype=np.int64)
+    n = len(total)
+    num = sum_by(winner, total[beaten["player_opp"].to_numpy(dtype=np.int64)], n)
+    den = np.bincount(winner, minlength=n).astype(np.int64)
+    # No beaten opponent: 0 (0 / 1).
+    return num, np.maximum(den, 1)
+
+
+def _rank_counts(player: IntArray, rank: IntArray, n_players: int) -> tuple[IntArray, pd.Series]:
+    """Each player's deal ranks sorted best first, padded past the worst rank.
+
+    Comparing these rows lexicographically is comparing the counts of 1sts, then 2nds, ...:
+    at the first position two sorted rows differ, the one with the smaller rank has more
+    of that rank and the same number of every better one. The padding makes a missing
+    deal count as worse than any rank.
+    """
+    order = np.lexsort((rank, player))
+    p, r = player[order], rank[order]
+    counts = np.bincount(p, minlength=n_players)
+    start = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    width = int(counts.max()) if n_players else 0
+    matrix = np.full((n_players, width), int(r.max(initial=0)) + 1, dtype=np.int64)
+    matrix[p, np.arange(len(p)) - start[p]] = r
+
+    cells = pd.DataFrame({"player": p, "rank": r}).value_counts(sort=False).reset_index()
+    cells = cells.sort_values(["player", "rank"], kind="stable")
+    pieces = cells["rank"].astype("str") + ":" + cells["count"].astype("str")
+    text = pieces.groupby(cells["player"].to_numpy(), sort=True).agg(" ".join)
+    return matrix, pd.Series(text.reindex(range(n_players)).to_numpy(), dtype="str")
+
+
+def _trimmed(
+    player: IntArray, seconds: IntArray, n_players: int, total: IntArray, deals: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Mean play time without the longest and the shortest deal (all deals if fewer than 3)."""
+    longest = np.full(n_players, np.iinfo(np.int64).min, dtype=np.int64)
+    shortest = np.full(n_players, np.iinfo(np.int64).max, dtype=np.int64)
+    np.maximum.at(longest, player, seconds)
+    np.minimum.at(shortest, player, seconds)
+    trim = deals >= 3
+    num = np.where(trim, total - longest - shortest, total)
+    den = np.where(trim, deals - 2, deals)
+    return num.astype(np.int64), den.astype(np.int64)

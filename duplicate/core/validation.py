@@ -1,0 +1,121 @@
+"""Checks that need more than one row: who sat where, and who played what."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from duplicate.errors import Problem
+
+if TYPE_CHECKING:
+    from duplicate.core.results import Results
+
+
+def structural_problems(results: Results, deal_scope: str = "round") -> list[Problem]:
+    """Every seating or duplication problem in `results`, one Problem per conflict."""
+    frame = results.frame
+    src = results.source
+    problems: list[Problem] = []
+    deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
+
+    twice = frame.duplicated(deal_key + ["player"], keep=False).to_numpy()
+    for key, group in _conflicts(frame, twice, deal_key + ["player"]):
+        problems.append(
+            Problem(
+                src,
+                f"player {_show(key[-1])} appears {len(group)} times on {_deal(key[:-1], deal_key)}",
+                _rows(group),
+                "player",
+                "keep one row per player per deal",
+            )
+        )
+    places = ["table", "seat"] if results.has_table else ["seat"]
+    per_round = frame.groupby(["section", "round", "player"], sort=False)
+    for place in places:
+        moved = (per_round[place].transform("nunique") > 1).to_numpy()
+        for key, group in _conflicts(frame, moved, ["section", "round", "player"]):
+            where = ", ".join(_show(v) for v in sorted(group[place].unique()))
+            problems.append(
+                Problem(
+                    src,
+                    f"player {_show(key[-1])} sits at {place}s {where} in "
+                    f"{_section(key[0])}round {key[1]}",
+                    _rows(group),
+                    place,
+                    f"a player keeps one {place} for a whole round; correct the {place}",
+                )
+            )
+    if not results.has_table:
+        return problems
+
+    seat_key = deal_key + ["table", "seat"]
+    shared = frame.duplicated(seat_key, keep=False).to_numpy() & ~twice
+    for key, group in _conflicts(frame, shared, seat_key):
+        names = ", ".join(_show(p) for p in group["player"])
+        problems.append(
+            Problem(
+                src,
+                f"table {_show(key[-2])} seat {_show(key[-1])} on {_deal(key[:-2], deal_key)} "
+                f"has players {names}",
+                _rows(group),
+                "seat",
+                "each seat of a table holds one player per deal",
+            )
+        )
+
+    table_key = ["section", "round", "table"]
+    sizes = frame.groupby(table_key + ["deal"], sort=False)["player"].transform("size")
+    uneven = (sizes.groupby([frame[k] for k in table_key]).transform("nunique") > 1).to_numpy()
+    for key, group in _conflicts(frame.assign(size=sizes), uneven, table_key):
+        counts = group.groupby("size")["deal"].unique()
+        detail = "; ".join(
+            f"{size} on deal{'s' if len(deals) > 1 else ''} "
+            + ", ".join(_show(d) for d in sorted(deals))
+            for size, deals in counts.items()
+        )
+        problems.append(
+            Problem(
+                src,
+                f"table {_show(key[2])} in {_section(key[0])}round {key[1]} has different "
+                f"numbers of players: {detail}",
+                _rows(group),
+                "table",
+                "every deal of a round is played by the same players at a table; "
+                "add the missing rows or correct the table",
+            )
+        )
+    return problems
+
+
+def _conflicts(
+    frame: pd.DataFrame, mask: np.ndarray, keys: list[str]
+) -> Iterator[tuple[tuple[object, ...], pd.DataFrame]]:
+    """The flagged rows grouped by `keys`, in key order (only called on bad data)."""
+    if not mask.any():
+        return
+    for key, group in frame[mask].groupby(keys, sort=True):
+        yield tuple(key), group.sort_values("row")
+
+
+def _rows(group: pd.DataFrame) -> tuple[int, ...]:
+    return tuple(int(r) for r in group["row"])
+
+
+def _show(value: object) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _section(section: object) -> str:
+    return f"section {section!r}, " if section else ""
+
+
+def _deal(key: tuple[object, ...], names: list[str]) -> str:
+    parts = dict(zip(names, key, strict=True))
+    where = [_section(parts["section"]).rstrip(", ")] if parts["section"] else []
+    if "round" in parts:
+        where.append(f"round {parts['round']}")
+    where.append(f"deal {_show(parts['deal'])}")
+    return ", ".join(where)

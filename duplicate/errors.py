@@ -1,0 +1,55 @@
+"""Exceptions named after the problem; the CLI maps each family to one exit code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class DuplicateError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input: where it is, what is wrong, how to fix it."""
+
+    source: str
+    message: str
+    rows: tuple[int, ...] = ()
+    column: str | None = None
+    hint: str = ""
+
+    def __str__(self) -> str:
+        where = [self.source]
+        if self.rows:
+            shown = ", ".join(str(r) for r in self.rows[:10])
+            more = f" (+{len(self.rows) - 10} more)" if len(self.rows) > 10 else ""
+            where.append(f"row{'s' if len(self.rows) > 1 else ''} {shown}{more}")
+        if self.column is not None:
+            where.append(f"column '{self.column}'")
+        text = ", ".join(where) + ": " + self.message
+        return f"{text}; {self.hint}" if self.hint else text
+
+
+class InvalidData(DuplicateError):
+    """The input was read but breaks the rules of the data; every problem is listed."""
+
+    exit_code = 1
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class UsageError(DuplicateError):
+    """The command was called with options or a rules file that cannot be used."""
+
+    exit_code = 2
+
+
+class InputOutputError(DuplicateError):
+    """A file could not be read or written."""
+
+    exit_code = 3

@@ -1,0 +1,125 @@
+"""Read result files (CSV in UTF-8 or GB18030, or Parquet) into validated Results."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from duplicate.core.results import Results, parse_results
+from duplicate.errors import InputOutputError, InvalidData, Problem
+
+PARQUET_MAGIC = b"PAR1"
+FALLBACK_ENCODING = "gb18030"
+
+
+def source_name(path: str | Path) -> str:
+    return "<stdin>" if str(path) == "-" else str(path)
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The whole file, or standard input for '-'."""
+    if str(path) == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputOutputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputOutputError(f"{path}: is a directory, not a results file") from None
+    except OSError as exc:
+        raise InputOutputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def read_raw(path: str | Path, encoding: str | None = None) -> tuple[pd.DataFrame, int]:
+    """The table as stored, every CSV cell as text, and the row number of its first row."""
+    data = read_bytes(path)
+    source = source_name(path)
+    if data.startswith(PARQUET_MAGIC):
+        return _read_parquet(data, source), 1
+    return _read_csv(data, source, encoding), 2
+
+
+def read_results(
+    path: str | Path, encoding: str | None = None, deal_scope: str = "round"
+) -> Results:
+    """Read and validate a results file; raise InvalidData listing every problem."""
+    raw, first_row = read_raw(path, encoding)
+    return parse_results(raw, source_name(path), first_row, deal_scope)
+
+
+def _read_parquet(data: bytes, source: str) -> pd.DataFrame:
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+    except (pa.ArrowException, OSError) as exc:
+        raise InvalidData([Problem(source, f"is not a readable Parquet file ({exc})")]) from None
+    return table.to_pandas()
+
+
+def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
+    """UTF-8 bytes without a BOM: as given, or detected (UTF-8, then GB18030)."""
+    if encoding is not None:
+        try:
+            return data.decode(encoding).lstrip("\ufeff").encode("utf-8")
+        except LookupError:
+            raise InvalidData(
+                [Problem(source, f"unknown encoding {encoding!r}", hint="try utf-8 or gb18030")]
+            ) from None
+        except UnicodeDecodeError as exc:
+            raise InvalidData(
+                [Problem(source, f"is not valid {encoding} at byte {exc.start}",
+                         hint="check --encoding")]
+            ) from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        data.decode("utf-8")
+        return data
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode(FALLBACK_ENCODING).encode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"is neither UTF-8 nor GB18030 text (bad byte at {exc.start})",
+                    hint="save it as UTF-8 CSV, or name its encoding with --encoding",
+                )
+            ]
+        ) from None
+
+
+def _read_csv(data: bytes, source: str, encoding: str | None) -> pd.DataFrame:
+    text = _decode(data, source, encoding)
+    if not text.strip():
+        raise InvalidData([Problem(source, "is empty", hint="give a header row and result rows")])
+    first_line = text[: text.find(b"\n") + 1 or len(text)].decode("utf-8")
+    header = next(csv.reader(io.StringIO(first_line)))
+    # Every column as text: identifiers such as "007" keep their spelling, and bad
+    # numbers are reported by row instead of turning a whole column into text.
+    convert = pacsv.ConvertOptions(
+        column_types={name: pa.string() for name in header},
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    try:
+        table = pacsv.read_csv(
+            pa.BufferReader(text),
+            read_options=pacsv.ReadOptions(block_size=1 << 24),
+            parse_options=pacsv.ParseOptions(newlines_in_values=True),
+            convert_options=convert,
+        )
+    except pa.ArrowInvalid as exc:
+        raise InvalidData(
+            [Problem(source, f"is not a well-formed CSV file: {exc}",
+                     hint="every row needs as many fields as the header")]
+        ) from None
+    return table.to_pandas()

@@ -1,0 +1,122 @@
+"""Write result tables as CSV, Parquet or JSON: atomically, in a stable column order."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import BinaryIO
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from duplicate.errors import InputOutputError, UsageError
+
+FORMATS = ("csv", "parquet", "json")
+SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json"}
+_NEEDS_QUOTES = r'[",\r\n]'
+
+
+def format_for(path: str | None, given: str | None) -> str:
+    """The output format: as given, else from the file suffix, else CSV."""
+    if given is not None:
+        return given
+    if path is None or path == "-":
+        return "csv"
+    suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise UsageError(
+            f"cannot tell the format of {path!r} from its suffix; "
+            f"use .csv, .parquet or .json, or give --format"
+        )
+    return SUFFIXES[suffix]
+
+
+def to_arrow(frame: pd.DataFrame) -> pa.Table:
+    return pa.Table.from_pandas(frame, preserve_index=False)
+
+
+def csv_bytes(table: pa.Table) -> bytes:
+    """CSV that quotes only when some value needs it, so plain tables stay plain."""
+    quote = any(
+        pc.any(pc.match_substring_regex(column, _NEEDS_QUOTES)).as_py()
+        for column in table.columns
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+    )
+    sink = io.BytesIO()
+    # Our column names never need quotes; Arrow would quote them all.
+    sink.write((",".join(table.column_names) + "\n").encode("utf-8"))
+    pacsv.write_csv(
+        table,
+        sink,
+        pacsv.WriteOptions(include_header=False, quoting_style="needed" if quote else "none"),
+    )
+    return sink.getvalue()
+
+
+def json_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
+    """{"version": ..., "rules": {...}, kind: [rows]}, decimals as JSON numbers.
+
+    A 2-decimal value such as 1666.67 prints as exactly that: Python writes the shortest
+    text that reads back as the same float.
+    """
+    columns = [
+        c.cast(pa.float64()) if pa.types.is_decimal(c.type) else c for c in table.columns
+    ]
+    rows = pa.table(columns, names=table.column_names).to_pylist()
+    document: dict[str, object] = {
+        "version": meta["version"],
+        "rules": tomllib.loads(meta["rules"]),
+        kind: rows,
+    }
+    return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def parquet_bytes(table: pa.Table, meta: dict[str, str]) -> bytes:
+    schema_meta = dict(table.schema.metadata or {})
+    schema_meta.pop(b"pandas", None)
+    schema_meta.update({f"duplicate.{k}".encode(): v.encode() for k, v in meta.items()})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table.replace_schema_metadata(schema_meta), sink)
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def encode(frame: pd.DataFrame, fmt: str, kind: str, meta: dict[str, str]) -> bytes:
+    """The table in `fmt`, with `meta` (tool version, rules) where the format holds it."""
+    table = to_arrow(frame)
+    if fmt == "csv":
+        return csv_bytes(table)
+    if fmt == "parquet":
+        return parquet_bytes(table, meta)
+    if fmt == "json":
+        return json_bytes(table, kind, meta)
+    raise UsageError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+def write_atomic(path: str | Path, data: bytes) -> None:
+    """Write to a temporary file beside `path`, then rename: never a partial file."""
+    target = Path(path)
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    except OSError as exc:
+        raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def write_stream(stream: BinaryIO, data: bytes) -> None:
+    stream.write(data)
+    stream.flush()

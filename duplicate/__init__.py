@@ -49,7 +49,21 @@ _EXPORTS = {
     "UsageError": "duplicate.errors",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "DuplicateError",
+    "InputOutputError",
+    "InvalidData",
+    "Problem",
+    "Results",
+    "Rules",
+    "UsageError",
+    "__version__",
+    "load_rules",
+    "parse_results",
+    "read_results",
+    "score",
+    "standings",
+]
 
 
 def __getattr__(name: str) -> Any:

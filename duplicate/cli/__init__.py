@@ -35,7 +35,9 @@ def _print_version(value: bool) -> None:
 def root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version."),
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version."
+        ),
     ] = False,
     debug: Annotated[
         bool, typer.Option("--debug", help="Show the Python traceback behind an error.")

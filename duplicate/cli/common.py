@@ -8,7 +8,7 @@ import sys
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -30,19 +30,19 @@ def set_debug(debug: bool) -> None:
     _state["debug"] = debug or bool(os.environ.get("DUPLICATE_DEBUG"))
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     csv = "csv"
     parquet = "parquet"
     json = "json"
     table = "table"
 
 
-class TieRanking(str, Enum):
+class TieRanking(StrEnum):
     competition = "competition"
     dense = "dense"
 
 
-class DealScope(str, Enum):
+class DealScope(StrEnum):
     round = "round"
     event = "event"
 

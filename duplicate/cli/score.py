@@ -45,5 +45,11 @@ def score(
 
     rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
     data = read_results(results, encoding, rules.deal_scope)
-    emit(score_results(data, rules), output=output, fmt=fmt, rules=rules, kind="scores",
-         inputs=[results])
+    emit(
+        score_results(data, rules),
+        output=output,
+        fmt=fmt,
+        rules=rules,
+        kind="scores",
+        inputs=[results],
+    )

@@ -48,5 +48,11 @@ def standings(
 
     rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
     data = read_results(results, encoding, rules.deal_scope)
-    emit(rank_players(data, rules), output=output, fmt=fmt, rules=rules, kind="standings",
-         inputs=[results])
+    emit(
+        rank_players(data, rules),
+        output=output,
+        fmt=fmt,
+        rules=rules,
+        kind="standings",
+        inputs=[results],
+    )

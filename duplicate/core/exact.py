@@ -41,7 +41,9 @@ def ratio_key(num: IntArray, den: IntArray) -> tuple[IntArray, FloatArray]:
     return whole.astype(np.int64), remainder / den
 
 
-def decimal_array(units: IntArray, scale: int, mask: npt.NDArray[np.bool_] | None = None) -> pa.Array:
+def decimal_array(
+    units: IntArray, scale: int, mask: npt.NDArray[np.bool_] | None = None
+) -> pa.Array:  # type: ignore[type-arg]
     """Integers counted in 10**-scale as an Arrow decimal array (10050, 2 -> 100.50)."""
     ints = pa.array(np.asarray(units, dtype=np.int64), mask=mask)
     wide = ints.cast(pa.decimal128(19, 0))

@@ -45,6 +45,9 @@ def parse_results(
     header is row 1, as a spreadsheet shows it).
     """
     columns = _map_columns(raw, source)
+    # Rows are matched by position; a caller's index (say, after a shuffle) must not
+    # realign the columns.
+    raw = raw.reset_index(drop=True)
     n = len(raw)
     if n == 0:
         raise InvalidData(
@@ -60,13 +63,15 @@ def parse_results(
             problems.append(Problem(source, shown, (int(rows[i]),), name, hint))
 
     frame = pd.DataFrame({"row": rows})
-    frame["section"] = (
-        _text(raw[columns["section"]]).fillna("") if "section" in columns else ""
-    )
+    frame["section"] = _text(raw[columns["section"]]).fillna("") if "section" in columns else ""
     for name in ("round", "deal", "table", "seat", "player"):
         if name not in columns:
             continue
-        text = _text(raw[columns[name]])
+        column = raw[columns[name]]
+        if _whole_integers(column) and (name != "round" or bool((column >= 1).all())):
+            frame[name] = column.to_numpy(dtype=np.int64)
+            continue
+        text = _text(column)
         missing = text.isna().to_numpy()
         if name == "round":
             number = pd.to_numeric(text.where(text.str.fullmatch(_INTEGER_TEXT)), errors="coerce")
@@ -80,7 +85,9 @@ def parse_results(
         frame["round"] = np.int64(1)
 
     score_units, score_scale, bad = _decimal_units(raw[columns["score"]])
-    cell_problems("score", bad, "is not a number", "write the game score as a number such as 12 or -3.5")
+    cell_problems(
+        "score", bad, "is not a number", "write the game score as a number such as 12 or -3.5"
+    )
     frame["score_units"] = score_units
     has_seconds = "seconds" in columns
     seconds_scale = 0
@@ -147,9 +154,17 @@ def _map_columns(raw: pd.DataFrame, source: str) -> dict[str, str]:
     return {name: headers[0] for name, headers in found.items()}
 
 
+def _whole_integers(column: pd.Series) -> bool:
+    """An integer column with no missing value (as Parquet files often hold)."""
+    return pd.api.types.is_integer_dtype(column.dtype) and not bool(column.isna().any())
+
+
 def _blank(value: object) -> bool:
-    return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)) or (
-        isinstance(value, str) and not value.strip()
+    return (
+        value is None
+        or value is pd.NA
+        or (isinstance(value, float) and np.isnan(value))
+        or (isinstance(value, str) and not value.strip())
     )
 
 
@@ -177,11 +192,13 @@ def _decimal_units(column: pd.Series) -> tuple[IntArray, int, np.ndarray]:
 
     The scale is the most decimals any value has, so every value is held exactly.
     """
-    if pd.api.types.is_integer_dtype(column.dtype) and not column.isna().any():
+    if _whole_integers(column):
         return column.to_numpy(dtype=np.int64), 0, np.zeros(len(column), dtype=bool)
-    text = _text(column) if pd.api.types.is_float_dtype(column.dtype) else column.astype(
-        "str"
-    ).str.strip()
+    text = (
+        _text(column)
+        if pd.api.types.is_float_dtype(column.dtype)
+        else column.astype("str").str.strip()
+    )
     ok = np.array(text.str.fullmatch(_DECIMAL_TEXT).fillna(False), dtype=bool)
     point = text.str.find(".").fillna(-1).to_numpy(dtype=np.int64)
     length = text.str.len().fillna(0).to_numpy(dtype=np.int64)

@@ -68,10 +68,7 @@ def score_rows(results: Results, rules: Rules) -> pd.DataFrame:
 
     # Highest MP% first: rank on the negated key. The key is exact (see exact.py).
     by_pct = standing_in_group(deal, -pct_key)
-    if rules.tie_ranking == "competition":
-        rank = by_pct.below + 1
-    else:
-        rank = by_pct.distinct_below + 1
+    rank = by_pct.below + 1 if rules.tie_ranking == "competition" else by_pct.distinct_below + 1
 
     scored = frame.copy()
     scored["n"] = by_score.size
@@ -112,7 +109,9 @@ def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
             "player": scored["player"],
             "score": decimal_series(scored["score_units"].to_numpy(), results.score_scale),
             "seconds": decimal_series(
-                scored["seconds_units"].to_numpy() if results.has_seconds else np.zeros(n, np.int64),
+                scored["seconds_units"].to_numpy()
+                if results.has_seconds
+                else np.zeros(n, np.int64),
                 results.seconds_scale,
                 None if results.has_seconds else absent,
             ),

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_up, ratio_key
 from duplicate.core.grouping import group_codes
@@ -177,12 +179,12 @@ def _beaten(rows: pd.DataFrame, player: IntArray, total: IntArray) -> tuple[IntA
 
 
 def _rank_counts(player: IntArray, rank: IntArray, n_players: int) -> tuple[IntArray, pd.Series]:
-    """Each player's deal ranks sorted best first, padded past the worst rank.
+    """Each player's deal ranks sorted best first, padded past the worst rank, and as text.
 
     Comparing these rows lexicographically is comparing the counts of 1sts, then 2nds, ...:
     at the first position two sorted rows differ, the one with the smaller rank has more
     of that rank and the same number of every better one. The padding makes a missing
-    deal count as worse than any rank.
+    deal count as worse than any rank. The text reads "1:2 3:1" (two 1sts, one 3rd).
     """
     order = np.lexsort((rank, player))
     p, r = player[order], rank[order]
@@ -192,11 +194,17 @@ def _rank_counts(player: IntArray, rank: IntArray, n_players: int) -> tuple[IntA
     matrix = np.full((n_players, width), int(r.max(initial=0)) + 1, dtype=np.int64)
     matrix[p, np.arange(len(p)) - start[p]] = r
 
-    cells = pd.DataFrame({"player": p, "rank": r}).value_counts(sort=False).reset_index()
-    cells = cells.sort_values(["player", "rank"], kind="stable")
-    pieces = cells["rank"].astype("str") + ":" + cells["count"].astype("str")
-    text = pieces.groupby(cells["player"].to_numpy(), sort=True).agg(" ".join)
-    return matrix, pd.Series(text.reindex(range(n_players)).to_numpy(), dtype="str")
+    new_cell = np.ones(len(p), dtype=bool)
+    new_cell[1:] = (p[1:] != p[:-1]) | (r[1:] != r[:-1])
+    cell_start = np.flatnonzero(new_cell)
+    cell_size = np.diff(np.append(cell_start, len(p)))
+    pieces = pc.binary_join_element_wise(
+        pa.array(r[cell_start]).cast(pa.string()), pa.array(cell_size).cast(pa.string()), ":"
+    )
+    per_player = np.bincount(p[cell_start], minlength=n_players)
+    offsets = pa.array(np.concatenate(([0], np.cumsum(per_player))), type=pa.int32())
+    text = pc.binary_join(pa.ListArray.from_arrays(offsets, pieces), " ")
+    return matrix, pd.Series(text.to_numpy(zero_copy_only=False), dtype="str")
 
 
 def _trimmed(

@@ -21,12 +21,13 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
     problems: list[Problem] = []
     deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
 
-    twice = frame.duplicated(deal_key + ["player"], keep=False).to_numpy()
-    for key, group in _conflicts(frame, twice, deal_key + ["player"]):
+    twice = frame.duplicated([*deal_key, "player"], keep=False).to_numpy()
+    for key, group in _conflicts(frame, twice, [*deal_key, "player"]):
         problems.append(
             Problem(
                 src,
-                f"player {_show(key[-1])} appears {len(group)} times on {_deal(key[:-1], deal_key)}",
+                f"player {_show(key[-1])} appears {len(group)} times on "
+                f"{_deal(key[:-1], deal_key)}",
                 _rows(group),
                 "player",
                 "keep one row per player per deal",
@@ -51,7 +52,7 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
     if not results.has_table:
         return problems
 
-    seat_key = deal_key + ["table", "seat"]
+    seat_key = [*deal_key, "table", "seat"]
     shared = frame.duplicated(seat_key, keep=False).to_numpy() & ~twice
     for key, group in _conflicts(frame, shared, seat_key):
         names = ", ".join(_show(p) for p in group["player"])
@@ -67,7 +68,7 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
         )
 
     table_key = ["section", "round", "table"]
-    sizes = frame.groupby(table_key + ["deal"], sort=False)["player"].transform("size")
+    sizes = frame.groupby([*table_key, "deal"], sort=False)["player"].transform("size")
     uneven = (sizes.groupby([frame[k] for k in table_key]).transform("nunique") > 1).to_numpy()
     for key, group in _conflicts(frame.assign(size=sizes), uneven, table_key):
         counts = group.groupby("size")["deal"].unique()

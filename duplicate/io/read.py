@@ -72,9 +72,9 @@ def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
                 [Problem(source, f"unknown encoding {encoding!r}", hint="try utf-8 or gb18030")]
             ) from None
         except UnicodeDecodeError as exc:
+            row = data[: exc.start].count(b"\n") + 1
             raise InvalidData(
-                [Problem(source, f"is not valid {encoding} at byte {exc.start}",
-                         hint="check --encoding")]
+                [Problem(source, f"is not valid {encoding}", (row,), hint="check --encoding")]
             ) from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -90,7 +90,8 @@ def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
             [
                 Problem(
                     source,
-                    f"is neither UTF-8 nor GB18030 text (bad byte at {exc.start})",
+                    "is neither UTF-8 nor GB18030 text",
+                    rows=(data[: exc.start].count(b"\n") + 1,),
                     hint="save it as UTF-8 CSV, or name its encoding with --encoding",
                 )
             ]
@@ -112,14 +113,19 @@ def _read_csv(data: bytes, source: str, encoding: str | None) -> pd.DataFrame:
     )
     try:
         table = pacsv.read_csv(
-            pa.BufferReader(text),
+            pa.BufferReader(text),  # type: ignore[arg-type]
             read_options=pacsv.ReadOptions(block_size=1 << 24),
             parse_options=pacsv.ParseOptions(newlines_in_values=True),
             convert_options=convert,
         )
     except pa.ArrowInvalid as exc:
         raise InvalidData(
-            [Problem(source, f"is not a well-formed CSV file: {exc}",
-                     hint="every row needs as many fields as the header")]
+            [
+                Problem(
+                    source,
+                    f"is not a well-formed CSV file: {exc}",
+                    hint="every row needs as many fields as the header",
+                )
+            ]
         ) from None
     return table.to_pandas()

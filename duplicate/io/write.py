@@ -67,9 +67,7 @@ def json_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
     A 2-decimal value such as 1666.67 prints as exactly that: Python writes the shortest
     text that reads back as the same float.
     """
-    columns = [
-        c.cast(pa.float64()) if pa.types.is_decimal(c.type) else c for c in table.columns
-    ]
+    columns = [c.cast(pa.float64()) if pa.types.is_decimal(c.type) else c for c in table.columns]
     rows = pa.table(columns, names=table.column_names).to_pylist()
     document: dict[str, object] = {
         "version": meta["version"],
@@ -104,7 +102,9 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, then rename: never a partial file."""
     target = Path(path)
     try:
-        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+        handle, temp = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or "."
+        )
     except OSError as exc:
         raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:

@@ -1,0 +1,1 @@
+"""Game scores from what happened at the table (SCORING.md section 6)."""

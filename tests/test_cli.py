@@ -1,0 +1,225 @@
+"""The command line: exit codes, both streams, formats, and agreement with the library."""
+
+from __future__ import annotations
+
+import io
+import json
+import tomllib
+from decimal import Decimal
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+import duplicate
+from duplicate.cli import app
+from tests.conftest import SAMPLE
+
+runner = CliRunner()
+
+
+def run(*args: str, stdin: bytes | None = None) -> tuple[int, str, str, bytes]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr, result.stdout_bytes
+
+
+def test_version() -> None:
+    code, out, err, _ = run("--version")
+    assert (code, out, err) == (0, f"duplicate {duplicate.__version__}\n", "")
+
+
+@pytest.mark.parametrize("command", ["score", "standings", "validate", "rules"])
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    code, out, _, _ = run(command, "--help")
+    assert code == 0
+    assert f"Example: duplicate {command}" in out
+
+
+def test_no_command_shows_usage() -> None:
+    result = runner.invoke(app, [])
+    assert result.exit_code == 2
+    assert "Usage" in result.output
+
+
+def test_standings_to_a_pipe_is_csv_matching_the_library(spec_example: Path) -> None:
+    code, out, err, _ = run("standings", str(spec_example))
+    assert (code, err) == (0, "")
+    expected = duplicate.standings(duplicate.read_results(spec_example))
+    got = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert list(got.columns) == list(expected.columns)
+    assert list(got["player"]) == list(expected["player"])
+    assert list(got["total"]) == ["25000.00", "24000.00", "22000.00"]
+
+
+def test_score_columns(spec_example: Path) -> None:
+    code, out, _, _ = run("score", str(spec_example), "-o", "-")
+    assert code == 0
+    header = out.splitlines()[0].split(",")
+    for column in (
+        "round",
+        "deal",
+        "table",
+        "seat",
+        "player",
+        "score",
+        "n",
+        "mp",
+        "top",
+        "mp_pct",
+        "deal_rank",
+        "rank_points",
+    ):
+        assert column in header
+    assert len(out.splitlines()) == 10
+
+
+def test_output_file_formats_agree(spec_example: Path, tmp_path: Path) -> None:
+    for suffix in ("csv", "parquet", "json"):
+        code, out, err, _ = run("standings", str(spec_example), "-o", str(tmp_path / f"s.{suffix}"))
+        assert code == 0, err
+        assert out == ""
+        assert f"wrote 3 rows to {tmp_path / f's.{suffix}'}" in err
+    from_csv = pd.read_csv(tmp_path / "s.csv", dtype=str, keep_default_na=False)
+    table = pq.read_table(tmp_path / "s.parquet")
+    document = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert list(table.column("player").to_pylist()) == list(from_csv["player"])
+    assert table.column("total").to_pylist() == [
+        Decimal("25000.00"),
+        Decimal("24000.00"),
+        Decimal("22000.00"),
+    ]
+    assert [r["total"] for r in document["standings"]] == [25000.0, 24000.0, 22000.0]
+    assert document["rules"]["tie_ranking"] == "competition"
+    rules_in_parquet = table.schema.metadata[b"duplicate.rules"].decode()
+    assert tomllib.loads(rules_in_parquet) == document["rules"]
+    assert (
+        tomllib.loads((tmp_path / "s.rules.toml").read_text(encoding="utf-8")) == document["rules"]
+    )
+
+
+def test_same_input_gives_the_same_bytes(tmp_path: Path) -> None:
+    source = SAMPLE / "big2_event.csv"
+    for name in ("a", "b"):
+        assert run("standings", str(source), "-o", str(tmp_path / f"{name}.parquet"))[0] == 0
+    assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
+
+
+def test_csv_and_parquet_inputs_agree() -> None:
+    from_csv = run("standings", str(SAMPLE / "big2_event.csv"))[3]
+    from_parquet = run("standings", str(SAMPLE / "big2_event.parquet"))[3]
+    assert from_csv == from_parquet
+    assert from_csv.count(b"\n") == 49
+
+
+def test_stdin_is_read_with_a_dash(spec_example: Path) -> None:
+    code, out, _, _ = run("standings", "-", stdin=spec_example.read_bytes())
+    assert code == 0
+    assert out == run("standings", str(spec_example))[1]
+
+
+def test_table_format_for_people(spec_example: Path) -> None:
+    code, out, _, _ = run("standings", str(spec_example), "--format", "table")
+    assert code == 0
+    assert "┃" in out
+    assert "P2" in out
+    assert "25000.00" in out
+
+
+def test_flags_change_the_rules(spec_example: Path) -> None:
+    code, out, _, _ = run("standings", str(spec_example), "--tie-ranking", "dense")
+    assert code == 0
+    assert out.splitlines()[3].endswith(",total_seconds,false")
+    code, out, _, _ = run(
+        "score", str(spec_example), "--rank-factors", "1,0.8", "--rank-base", "100"
+    )
+    assert code == 0
+    assert ",3,5000.00" not in out
+    assert ",2,80.00" in out
+    assert ",3,33.33" in out
+
+
+def test_rules_prints_toml_that_reads_back(tmp_path: Path) -> None:
+    code, out, err, _ = run("rules", "--tie-ranking", "dense", "--deal-scope", "event")
+    assert (code, err) == (0, "")
+    path = tmp_path / "r.toml"
+    path.write_text(out, encoding="utf-8")
+    assert duplicate.load_rules(path) == duplicate.Rules(tie_ranking="dense", deal_scope="event")
+    assert run("rules", "--rules", str(path))[1] == out
+
+
+def test_validate_clean_file(spec_example: Path) -> None:
+    code, out, err, _ = run("validate", str(spec_example))
+    assert code == 0
+    assert out == ""
+    assert "9 results, 3 players, 3 deals: no problems" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["standings", "{spec}", "-o", "{tmp}/out.xlsx"], "cannot tell the format"),
+        (["standings", "{spec}", "--tie-ranking", "fancy"], "Invalid value"),
+        (["standings", "{spec}", "--rules", "{tmp}/nope.toml"], "cannot read rules file"),
+        (["standings", "{spec}", "--rank-factors", "1,x"], "'x' is not a number"),
+        (["standings", "{spec}", "-o", "{spec}"], "is an input file"),
+        (["score", "{tmp}/copy.csv", "-o", "{tmp}/copy.csv"], "is an input file"),
+    ],
+)
+def test_usage_errors_exit_2(
+    args: list[str], fragment: str, spec_example: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "copy.csv").write_bytes(spec_example.read_bytes())
+    before = spec_example.read_bytes()
+    argv = [a.format(spec=spec_example, tmp=tmp_path) for a in args]
+    code, out, err, _ = run(*argv)
+    assert code == 2
+    assert fragment in err
+    assert out == ""
+    assert "Traceback" not in err
+    assert spec_example.read_bytes() == before
+    assert (tmp_path / "copy.csv").read_bytes() == before
+
+
+def test_bad_rules_file_exits_2(spec_example: Path, tmp_path: Path) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text('tie_ranking = "dense"\nbogus = 1\n', encoding="utf-8")
+    code, _, err, _ = run("standings", str(spec_example), "--rules", str(rules))
+    assert code == 2
+    assert "unknown setting bogus" in err
+
+
+def test_io_errors_exit_3(tmp_path: Path, spec_example: Path) -> None:
+    code, out, err, _ = run("standings", str(tmp_path / "missing.csv"))
+    assert (code, out) == (3, "")
+    assert "missing.csv: no such file" in err
+    code, _, err, _ = run(
+        "standings", str(spec_example), "-o", str(tmp_path / "no" / "dir" / "s.csv")
+    )
+    assert code == 3
+    assert "cannot write" in err
+
+
+def test_internal_errors_exit_70_without_traceback(
+    spec_example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("duplicate.core.standings.standings", broken)
+    code, _, err, _ = run("standings", str(spec_example))
+    assert code == 70
+    assert "internal error: RuntimeError: boom" in err
+    assert "Traceback" not in err
+    result = runner.invoke(app, ["--debug", "standings", str(spec_example)])
+    assert isinstance(result.exception, RuntimeError)
+
+
+def test_debug_shows_traceback_for_data_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("deal,seat,player\n1,0,A\n", encoding="utf-8")
+    result = runner.invoke(app, ["--debug", "validate", str(bad)])
+    assert result.exit_code == 1
+    assert "Traceback" in result.stderr
+    assert "missing required column score" in result.stderr

@@ -1,0 +1,80 @@
+"""Reading results: encodings, header names, Parquet, and atomic writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import duplicate
+from duplicate.errors import InputOutputError
+from duplicate.io.write import write_atomic
+from tests.conftest import SAMPLE
+
+CHINESE = "轮次,牌副,桌号,方位,牌手,得分,出牌用时\n1,1,1,0,张三,10,60\n1,1,1,1,李四,-10,70\n"
+
+
+def test_chinese_headers_in_utf8_with_bom_and_in_gb18030(tmp_path: Path) -> None:
+    utf8 = tmp_path / "utf8.csv"
+    utf8.write_bytes(b"\xef\xbb\xbf" + CHINESE.encode("utf-8"))
+    gb = tmp_path / "gb.csv"
+    gb.write_bytes(CHINESE.encode("gb18030"))
+    a = duplicate.standings(duplicate.read_results(utf8))
+    b = duplicate.standings(duplicate.read_results(gb))
+    c = duplicate.standings(duplicate.read_results(gb, encoding="gb18030"))
+    assert list(a["player"]) == ["张三", "李四"]
+    assert a.equals(b)
+    assert a.equals(c)
+    # Alone in their seats, both score MP% 50 and rank 1st; 张三 beat 李四 (S 10000).
+    assert list(a["beaten_avg"].astype(str)) == ["10000.00", "0.00"]
+
+
+def test_headers_are_case_insensitive_and_extra_columns_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text(" Deal ,SEAT,Player,Score,comment\n1,0,A,1,x\n1,0,B,2,y\n", encoding="utf-8")
+    assert list(duplicate.standings(duplicate.read_results(path))["player"]) == ["B", "A"]
+
+
+def test_identifiers_keep_their_spelling(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text("deal,seat,player,score\n1,0,007,1\n1,0,10,2\n", encoding="utf-8")
+    assert list(duplicate.score(duplicate.read_results(path))["player"]) == ["007", "10"]
+
+
+def test_numeric_identifiers_sort_as_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    lines = ["deal,seat,player,score"] + [f"{d},0,{p},{p}" for d in (10, 9) for p in (1, 2)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert list(duplicate.score(duplicate.read_results(path))["deal"]) == [9, 9, 10, 10]
+
+
+def test_decimal_scores_are_exact(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    # 0.1 + 0.2 is not 0.3 in floats; here the two rounds must tie exactly.
+    path.write_text(
+        "round,deal,table,seat,player,score\n"
+        "1,1,1,0,A,0.1\n1,1,1,1,B,0.3\n1,2,1,0,A,0.2\n1,2,1,1,B,0\n",
+        encoding="utf-8",
+    )
+    table = duplicate.standings(duplicate.read_results(path))
+    assert list(table["beaten_avg"].astype(str)) == ["0.00", "0.00"]
+    scores = duplicate.score(duplicate.read_results(path))
+    assert list(scores["score"].astype(str)) == ["0.1", "0.3", "0.2", "0.0"]
+
+
+def test_parquet_with_typed_columns_equals_csv() -> None:
+    frame = pd.read_parquet(SAMPLE / "big2_event.parquet")
+    assert frame["score"].dtype.kind == "i"
+    assert duplicate.standings(frame).equals(
+        duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.csv"))
+    )
+
+
+def test_a_failed_write_leaves_no_file(tmp_path: Path) -> None:
+    target = tmp_path / "missing-dir" / "out.csv"
+    with pytest.raises(InputOutputError):
+        write_atomic(target, b"x")
+    assert not target.exists()
+    write_atomic(tmp_path / "out.csv", b"data")
+    assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]

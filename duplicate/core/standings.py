@@ -198,12 +198,15 @@ def _rank_counts(player: IntArray, rank: IntArray, n_players: int) -> tuple[IntA
     new_cell[1:] = (p[1:] != p[:-1]) | (r[1:] != r[:-1])
     cell_start = np.flatnonzero(new_cell)
     cell_size = np.diff(np.append(cell_start, len(p)))
-    pieces = pc.binary_join_element_wise(
+    # The stubs of pyarrow.compute do not model the separator argument of these joins.
+    pieces = pc.binary_join_element_wise(  # type: ignore[call-overload]
         pa.array(r[cell_start]).cast(pa.string()), pa.array(cell_size).cast(pa.string()), ":"
     )
     per_player = np.bincount(p[cell_start], minlength=n_players)
     offsets = pa.array(np.concatenate(([0], np.cumsum(per_player))), type=pa.int32())
-    text = pc.binary_join(pa.ListArray.from_arrays(offsets, pieces), " ")
+    text: pa.Array = pc.binary_join(  # type: ignore[type-arg, assignment]
+        pa.ListArray.from_arrays(offsets, pieces), " "
+    )
     return matrix, pd.Series(text.to_numpy(zero_copy_only=False), dtype="str")
 
 

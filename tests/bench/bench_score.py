@@ -65,9 +65,15 @@ def main() -> None:
     print(f"{args.rows:,} result rows, {DEALS} deals, tables of {TABLE_SIZE}")
     timed("duplicate --help", [*tool, "--help"])
     timed("score, CSV in, Parquet out", [*tool, "score", str(csv), "-o", str(out / "s.parquet")])
-    timed("score, Parquet in, Parquet out", [*tool, "score", str(parquet), "-o", str(out / "s.parquet")])
+    timed(
+        "score, Parquet in, Parquet out",
+        [*tool, "score", str(parquet), "-o", str(out / "s.parquet")],
+    )
     timed("standings, CSV in, CSV out", [*tool, "standings", str(csv), "-o", str(out / "t.csv")])
-    timed("standings, Parquet in, Parquet out", [*tool, "standings", str(parquet), "-o", str(out / "t.parquet")])
+    timed(
+        "standings, Parquet in, Parquet out",
+        [*tool, "standings", str(parquet), "-o", str(out / "t.parquet")],
+    )
 
 
 if __name__ == "__main__":

@@ -48,7 +48,10 @@ class DealScope(StrEnum):
 
 
 ResultsArg = Annotated[
-    str, typer.Argument(help="Results file (CSV or Parquet); '-' reads standard input.")
+    str,
+    typer.Argument(
+        metavar="RESULTS", help="Results file (CSV or Parquet); '-' reads standard input."
+    ),
 ]
 OutputOpt = Annotated[
     str | None,

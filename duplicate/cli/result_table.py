@@ -1,0 +1,48 @@
+"""The shape shared by `score` and `standings`: read results, compute a table, emit it."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from duplicate.cli.common import (
+    DealScopeOpt,
+    EncodingOpt,
+    FormatOpt,
+    OutputOpt,
+    RankBaseOpt,
+    RankFactorsOpt,
+    ResultsArg,
+    RulesOpt,
+    TieRankingOpt,
+    effective_rules,
+    reports_errors,
+)
+from duplicate.cli.output import emit
+
+
+def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., None]:
+    """A command computing `compute` ("module:function", imported when run) on results."""
+
+    @reports_errors
+    def command(
+        results: ResultsArg,
+        output: OutputOpt = None,
+        fmt: FormatOpt = None,
+        encoding: EncodingOpt = None,
+        rules_file: RulesOpt = None,
+        tie_ranking: TieRankingOpt = None,
+        deal_scope: DealScopeOpt = None,
+        rank_factors: RankFactorsOpt = None,
+        rank_base: RankBaseOpt = None,
+    ) -> None:
+        from duplicate.io.read import read_results
+
+        module, function = compute.split(":")
+        run = getattr(importlib.import_module(module), function)
+        rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
+        data = read_results(results, encoding, rules.deal_scope)
+        emit(run(data, rules), output=output, fmt=fmt, rules=rules, kind=kind, inputs=[results])
+
+    command.__doc__ = doc
+    return command

@@ -223,3 +223,28 @@ def test_debug_shows_traceback_for_data_errors(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "Traceback" in result.stderr
     assert "missing required column score" in result.stderr
+
+
+def test_a_terminal_gets_a_table_and_a_pipe_gets_csv(
+    spec_example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    piped = run("standings", str(spec_example))[1]
+    assert piped.startswith("section,place,player")
+    monkeypatch.setattr("duplicate.cli.output.stdout_is_terminal", lambda: True)
+    result = runner.invoke(app, ["standings", str(spec_example)])
+    assert result.exit_code == 0
+    assert "┃" in result.stdout
+    assert "section,place" not in result.stdout
+
+
+def test_python_dash_m_runs_the_cli(spec_example: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "duplicate", "standings", str(spec_example)],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stdout == run("standings", str(spec_example))[3]

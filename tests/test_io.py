@@ -78,3 +78,27 @@ def test_a_failed_write_leaves_no_file(tmp_path: Path) -> None:
     assert not target.exists()
     write_atomic(tmp_path / "out.csv", b"data")
     assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+
+
+def test_deal_scope_event_compares_a_deal_replayed_in_another_round(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text(
+        "round,deal,seat,player,score\n1,7,0,A,5\n2,7,0,B,3\n",
+        encoding="utf-8",
+    )
+    per_round = duplicate.score(duplicate.read_results(path))
+    assert list(per_round["n"]) == [1, 1]
+    event = duplicate.score(
+        duplicate.read_results(path, deal_scope="event"), duplicate.Rules(deal_scope="event")
+    )
+    assert list(event["n"]) == [2, 2]
+    assert list(event["mp"]) == [2, 0]
+    assert list(event["deal_rank"]) == [1, 2]
+
+
+def test_deal_scope_event_rejects_a_player_replaying_a_deal(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text("round,deal,seat,player,score\n1,7,0,A,5\n2,7,0,A,3\n", encoding="utf-8")
+    results = duplicate.read_results(path)
+    with pytest.raises(duplicate.InvalidData, match="player 'A' appears 2 times on deal 7"):
+        duplicate.score(results, duplicate.Rules(deal_scope="event"))

@@ -25,6 +25,11 @@ def rules_sidecar(output: str) -> Path:
     return Path(output).with_suffix(".rules.toml")
 
 
+def stdout_is_terminal() -> bool:
+    """Whether a person is reading standard output (then a table, else CSV)."""
+    return sys.stdout.isatty()
+
+
 def emit(
     frame: pd.DataFrame,
     *,
@@ -38,7 +43,7 @@ def emit(
     from duplicate.io.write import encode, format_for, write_atomic
 
     refuse_overwriting_inputs(output, inputs)
-    if fmt is OutputFormat.table or (fmt is None and output is None and sys.stdout.isatty()):
+    if fmt is OutputFormat.table or (fmt is None and output is None and stdout_is_terminal()):
         render_table(frame, Console(highlight=False))
         return
     chosen = format_for(output, fmt.value if fmt is not None else None)

@@ -10,6 +10,7 @@ import typer
 from duplicate import __version__
 from duplicate.cli import rules as rules_command
 from duplicate.cli import score as score_command
+from duplicate.cli import seat as seat_command
 from duplicate.cli import standings as standings_command
 from duplicate.cli import validate as validate_command
 from duplicate.cli.common import set_debug
@@ -47,7 +48,7 @@ def root(
     set_debug(debug)
 
 
-for module in (score_command, standings_command, validate_command, rules_command):
+for module in (score_command, standings_command, seat_command, validate_command, rules_command):
     module.register(app)
 
 

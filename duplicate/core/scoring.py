@@ -8,6 +8,7 @@ import pandas as pd
 from duplicate.core.exact import IntArray, decimal_series, div_half_up
 from duplicate.core.grouping import group_codes, standing_in_group
 from duplicate.core.results import Results, parse_results
+from duplicate.core.robots import is_robot
 from duplicate.core.validation import structural_problems
 from duplicate.errors import InvalidData
 from duplicate.rules import Rules
@@ -67,8 +68,14 @@ def score_rows(results: Results, rules: Rules) -> pd.DataFrame:
     pct_key = np.where(top > 0, mp / np.maximum(top, 1), 0.5)
 
     # Highest MP% first: rank on the negated key. The key is exact (see exact.py).
-    by_pct = standing_in_group(deal, -pct_key)
-    rank = by_pct.below + 1 if rules.tie_ranking == "competition" else by_pct.distinct_below + 1
+    # Robots are matchpointed above but take no deal rank (0 here, empty in output).
+    human = ~is_robot(frame["player"])
+    by_pct = standing_in_group(deal[human], -pct_key[human])
+    rank = np.zeros(len(frame), dtype=np.int64)
+    if rules.tie_ranking == "competition":
+        rank[human] = by_pct.below + 1
+    else:
+        rank[human] = by_pct.distinct_below + 1
 
     scored = frame.copy()
     scored["n"] = by_score.size
@@ -76,7 +83,7 @@ def score_rows(results: Results, rules: Rules) -> pd.DataFrame:
     scored["top"] = top
     scored["mp_pct_centi"] = np.where(top > 0, div_half_up(mp * 10000, np.maximum(top, 1)), 5000)
     scored["deal_rank"] = rank
-    scored["points"] = rank_points_cents(rank, rules)
+    scored["points"] = np.where(human, rank_points_cents(np.maximum(rank, 1), rules), 0)
     return scored
 
 
@@ -99,6 +106,7 @@ def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
     """The public columns of `score`, with exact decimals for points and percentages."""
     n = len(scored)
     absent = np.ones(n, dtype=bool)
+    robot = is_robot(scored["player"])
     out = pd.DataFrame(
         {
             "section": scored["section"].astype("str"),
@@ -119,8 +127,8 @@ def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
             "mp": scored["mp"].astype("int64"),
             "top": scored["top"].astype("int64"),
             "mp_pct": decimal_series(scored["mp_pct_centi"].to_numpy(), 2),
-            "deal_rank": scored["deal_rank"].astype("int64"),
-            "rank_points": decimal_series(scored["points"].to_numpy(), 2),
+            "deal_rank": scored["deal_rank"].astype("Int64").mask(robot),
+            "rank_points": decimal_series(scored["points"].to_numpy(), 2, robot),
         }
     )
     return out[list(SCORE_COLUMNS)]

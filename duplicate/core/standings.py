@@ -12,6 +12,7 @@ import pyarrow.compute as pc
 from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_up, ratio_key
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
+from duplicate.core.robots import is_robot
 from duplicate.core.scoring import as_results, score_rows
 from duplicate.rules import Rules
 
@@ -52,6 +53,8 @@ def standings(data: Results | pd.DataFrame, rules: Rules | None = None) -> pd.Da
     rules = rules or Rules()
     results = as_results(data, rules)
     rows = score_rows(results, rules)
+    # Robots take no place, and beating one is not beating an opponent.
+    rows = rows[~is_robot(rows["player"])].reset_index(drop=True)
     player, n_players = group_codes(rows, ["section", "player"])
     first_row = np.full(n_players, len(rows), dtype=np.int64)
     np.minimum.at(first_row, player, np.arange(len(rows), dtype=np.int64))

@@ -1,0 +1,107 @@
+"""`duplicate seat`: the next round's Swiss seating."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from duplicate.cli.common import (
+    EncodingOpt,
+    FormatOpt,
+    OutputOpt,
+    RulesOpt,
+    TieRankingOpt,
+    effective_rules,
+    reports_errors,
+    stderr,
+)
+from duplicate.cli.output import emit
+from duplicate.errors import UsageError
+
+
+class SeatingOrder(StrEnum):
+    snake = "snake"
+    straight = "straight"
+
+
+class Fill(StrEnum):
+    robot = "robot"
+    bye = "bye"
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="seat")(seat)
+
+
+@reports_errors
+def seat(
+    results: Annotated[
+        str | None,
+        typer.Argument(metavar="RESULTS", help="Results so far; omit with --round 1."),
+    ] = None,
+    players: Annotated[
+        Path | None,
+        typer.Option("--players", help="Players file: player, name, status, registered."),
+    ] = None,
+    table_size: Annotated[
+        int, typer.Option("--table-size", "-k", help="Seats per table (4 Big Two, 3 Dou Dizhu).")
+    ] = 4,
+    order: Annotated[
+        SeatingOrder, typer.Option("--order", help="snake 1,2,3/6,5,4 or straight 1,2,3/4,5,6.")
+    ] = SeatingOrder.snake,
+    fill: Annotated[
+        Fill, typer.Option("--fill", help="Complete the last table with robots, or give byes.")
+    ] = Fill.robot,
+    round_no: Annotated[
+        int | None, typer.Option("--round", help="1 to draw round 1 at random (needs --seed).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the round-1 draw.")] = None,
+    output: OutputOpt = None,
+    fmt: FormatOpt = None,
+    encoding: EncodingOpt = None,
+    rules_file: RulesOpt = None,
+    tie_ranking: TieRankingOpt = None,
+) -> None:
+    """Seat the round after the last one in RESULTS by the standings, in a snake.
+
+    Example: duplicate seat results.csv --players players.csv -k 4 -o round4.csv
+
+    Round 1: duplicate seat --players players.csv --round 1 --seed 2026
+    """
+    from duplicate.core.seating import parse_players, seat_next_round
+    from duplicate.io.read import read_raw, read_results, source_name
+
+    rules = effective_rules(rules_file, tie_ranking, None, None, None)
+    field = None
+    if players is not None:
+        raw, _ = read_raw(players, encoding)
+        field = parse_players(raw, source_name(players))
+    if round_no == 1:
+        if results is not None:
+            raise UsageError("--round 1 draws from the players file; give no RESULTS")
+        if seed is None:
+            raise UsageError("--round 1 needs --seed, so that the draw can be repeated")
+        stderr.print(f"round 1 drawn with seed {seed}", markup=False)
+        table = seat_next_round(
+            None,
+            rules,
+            players=field,
+            table_size=table_size,
+            order=order.value,
+            fill=fill.value,
+            seed=seed,
+        )
+    else:
+        if results is None:
+            raise UsageError("give the RESULTS so far, or --round 1 with --players and --seed")
+        if round_no is not None:
+            raise UsageError("--round is only for drawing round 1; later rounds follow RESULTS")
+        data = read_results(results, encoding, rules.deal_scope)
+        table = seat_next_round(
+            data, rules, players=field, table_size=table_size, order=order.value, fill=fill.value
+        )
+    inputs = [results or "-"] + ([str(players)] if players else [])
+    emit(table, output=output, fmt=fmt, rules=rules, kind="seating", inputs=inputs)

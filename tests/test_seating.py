@@ -1,0 +1,175 @@
+"""Swiss seating: the spec's snake table, fills, players files and reproducible draws."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import duplicate
+from duplicate.cli import app
+from duplicate.core.seating import parse_players, seat_field, seat_next_round, table_positions
+from tests.conftest import SAMPLE
+
+runner = CliRunner()
+
+
+def grid(seating: pd.DataFrame) -> list[list[object]]:
+    """Rank numbers (1-based) by table, seat 0 first."""
+    rows = seating.sort_values(["table", "seat"])
+    return [list(group["player"]) for _, group in rows.groupby("table")]
+
+
+def test_spec_snake_table_of_3() -> None:
+    seating = seat_field(list(range(1, 13)), 3, 2)
+    assert grid(seating) == [[1, 2, 3], [6, 5, 4], [7, 8, 9], [12, 11, 10]]
+
+
+def test_snake_and_straight_tables_of_4() -> None:
+    assert grid(seat_field(list(range(1, 13)), 4, 2)) == [
+        [1, 2, 3, 4],
+        [8, 7, 6, 5],
+        [9, 10, 11, 12],
+    ]
+    straight = seat_field(list(range(1, 13)), 4, 2, seating_order="straight")
+    assert grid(straight) == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+
+
+def test_robots_complete_the_last_table() -> None:
+    seating = seat_field(["a", "b", "c", "d", "e"], 3, 2)
+    assert grid(seating) == [["a", "b", "c"], ["robot-1", "e", "d"]]
+
+
+def test_byes_go_to_the_lowest_ranked_with_fewest_byes() -> None:
+    field = ["a", "b", "c", "d", "e"]
+    first = seat_field(field, 2, 2, fill="bye")
+    assert list(first.loc[first["bye"], "player"]) == ["e"]
+    again = seat_field(field, 2, 3, fill="bye", byes_so_far={"e": 1})
+    assert list(again.loc[again["bye"], "player"]) == ["d"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 40),
+    st.integers(2, 5),
+    st.sampled_from(["snake", "straight"]),
+    st.sampled_from(["robot", "bye"]),
+)
+def test_every_player_is_seated_exactly_once(n: int, k: int, order: str, fill: str) -> None:
+    field = [f"p{i}" for i in range(n)]
+    seating = seat_field(field, k, 2, seating_order=order, fill=fill)  # type: ignore[arg-type]
+    humans = seating[~seating["player"].str.startswith("robot-")]
+    assert sorted(humans["player"]) == sorted(field)
+    at_tables = seating[~seating["bye"]]
+    assert (at_tables.groupby("table").size() == k).all()
+    assert seating["bye"].sum() == (n % k if fill == "bye" else 0)
+    assert table_positions(n, k, order)[1].max(initial=0) < k  # type: ignore[arg-type]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.text("abcdef", min_size=1, max_size=4), unique=True, max_size=30),
+    st.integers(0, 2**32),
+)
+def test_round_1_draw_is_reproducible_from_the_seed(names: list[str], seed: int) -> None:
+    players = parse_players(pd.DataFrame({"player": names}))
+    shuffled = parse_players(pd.DataFrame({"player": list(reversed(names))}))
+    one = seat_next_round(None, players=players, table_size=3, seed=seed)
+    two = seat_next_round(None, players=shuffled, table_size=3, seed=seed)
+    assert one.equals(two)
+
+
+def test_next_round_follows_the_standings() -> None:
+    results = duplicate.read_results(SAMPLE / "big2_event.csv")
+    order = list(duplicate.standings(results)["player"])
+    seating = seat_next_round(results)
+    assert set(seating["round"]) == {4}
+    assert grid(seating)[0] == order[:4]
+    assert grid(seating)[1] == order[4:8][::-1]
+
+
+def test_players_file_withdrawals_and_late_entries() -> None:
+    results = duplicate.read_results(SAMPLE / "big2_event.csv")
+    players = parse_players(
+        pd.DataFrame(
+            {
+                "player": ["P39", "LATE2", "LATE1"],
+                "status": ["withdrawn", "", "active"],
+                "registered": [1, 9, 5],
+            }
+        )
+    )
+    seating = seat_next_round(results, players=players)
+    assert "P39" not in set(seating["player"])
+    where = seating.set_index("player")[["table", "seat"]]
+    # 47 ranked players, then LATE1 (registered first) as 48th, LATE2 as 49th.
+    assert tuple(where.loc["LATE1"]) == (12, 0)
+    assert tuple(where.loc["LATE2"]) == (13, 0)
+    assert len(seating) == 52
+
+
+def test_robots_are_matchpointed_but_take_no_rank_points_or_place() -> None:
+    frame = pd.DataFrame(
+        {
+            "round": 1,
+            "deal": 1,
+            "table": [1, 1, 2, 2],
+            "seat": [0, 1, 0, 1],
+            "player": ["A", "B", "C", "robot-1"],
+            "score": [3, -3, 1, -1],
+        }
+    )
+    scored = duplicate.score(frame).set_index("player")
+    assert scored.loc["robot-1", "mp"] == 2
+    assert pd.isna(scored.loc["robot-1", "deal_rank"])
+    assert pd.isna(scored.loc["robot-1", "rank_points"])
+    assert scored.loc["A", "deal_rank"] == 1
+    assert scored.loc["B", "rank_points"] == Decimal("7000.00")
+    table = duplicate.standings(frame)
+    assert list(table["player"]) == ["A", "B", "C"]
+    assert list(table["beaten_avg"].astype(str)) == ["7000.00", "0.00", "0.00"]
+
+
+def test_seat_command(tmp_path: Path) -> None:
+    players = tmp_path / "players.csv"
+    players.write_text("player\nA\nB\nC\nD\nE\n", encoding="utf-8")
+    first = runner.invoke(
+        app, ["seat", "--players", str(players), "--round", "1", "--seed", "5", "-k", "3"]
+    )
+    assert first.exit_code == 0, first.stderr
+    assert "seed 5" in first.stderr
+    assert first.stdout.count("robot-") == 1
+    assert (
+        runner.invoke(
+            app, ["seat", "--players", str(players), "--round", "1", "--seed", "5", "-k", "3"]
+        ).stdout
+        == first.stdout
+    )
+    nxt = runner.invoke(
+        app, ["seat", str(SAMPLE / "spec_example.csv"), "-k", "3", "--order", "straight"]
+    )
+    assert nxt.exit_code == 0
+    assert nxt.stdout.splitlines()[1:] == [",2,1,0,P2,false", ",2,1,1,P1,false", ",2,1,2,P3,false"]
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["seat", "--round", "1", "--seed", "1"], "give the players file and a seed"),
+        (["seat", "--players", "{players}", "--round", "1"], "needs --seed"),
+        (["seat"], "give the RESULTS so far"),
+        (["seat", "{spec}", "-k", "1"], "at least 2 seats"),
+    ],
+)
+def test_seat_usage_errors(args: list[str], fragment: str, tmp_path: Path) -> None:
+    players = tmp_path / "p.csv"
+    players.write_text("player\nA\n", encoding="utf-8")
+    argv = [a.format(players=players, spec=SAMPLE / "spec_example.csv") for a in args]
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 2
+    assert fragment in result.stderr

@@ -173,3 +173,28 @@ def test_seat_usage_errors(args: list[str], fragment: str, tmp_path: Path) -> No
     result = runner.invoke(app, argv)
     assert result.exit_code == 2
     assert fragment in result.stderr
+
+
+def test_validate_against_the_published_seating(tmp_path: Path) -> None:
+    seating = tmp_path / "seating.csv"
+    results = tmp_path / "results.csv"
+    seating.write_text(
+        "round,table,seat,player,bye\n2,1,0,A,false\n2,1,1,B,false\n2,,,C,true\n", encoding="utf-8"
+    )
+    results.write_text(
+        "round,deal,table,seat,player,score\n2,1,1,0,A,1\n2,1,1,1,B,-1\n", encoding="utf-8"
+    )
+    ok = runner.invoke(app, ["validate", str(results), "--seating", str(seating)])
+    assert ok.exit_code == 0, ok.stderr
+    results.write_text(
+        "round,deal,table,seat,player,score\n2,1,1,1,A,1\n2,1,1,0,D,-1\n", encoding="utf-8"
+    )
+    bad = runner.invoke(app, ["validate", str(results), "--seating", str(seating)])
+    assert bad.exit_code == 1
+    assert (
+        "player 'A' played round 2 at table 1 seat 1, but was seated at table 1 seat 0"
+        in bad.stderr
+    )
+    assert "player 'D' played round 2 but is not in the seating" in bad.stderr
+    assert "player 'B' was seated at table 1 seat 1 in round 2 but has no results" in bad.stderr
+    assert "3 problems found" in bad.stderr

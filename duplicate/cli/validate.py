@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from duplicate.cli.common import DealScopeOpt, EncodingOpt, ResultsArg, reports_errors, stderr
@@ -14,16 +16,30 @@ def register(app: typer.Typer) -> None:
 @reports_errors
 def validate(
     results: ResultsArg,
+    seating: Annotated[
+        str | None,
+        typer.Option("--seating", help="A published seating to check the results against."),
+    ] = None,
     encoding: EncodingOpt = None,
     deal_scope: DealScopeOpt = None,
 ) -> None:
     """Check a results file without scoring it; exit 0 when clean, 1 listing every problem.
 
-    Example: duplicate validate results.csv
+    With --seating, also check that each round covered by the seating was played at
+    the published tables and seats.
+
+    Example: duplicate validate results.csv --seating round3-seating.csv
     """
-    from duplicate.io.read import read_results, source_name
+    from duplicate.core.seating import seating_problems
+    from duplicate.errors import InvalidData
+    from duplicate.io.read import read_raw, read_results, source_name
 
     data = read_results(results, encoding, deal_scope.value if deal_scope else "round")
+    if seating is not None:
+        raw, _ = read_raw(seating, encoding)
+        problems = seating_problems(data, raw, source_name(seating))
+        if problems:
+            raise InvalidData(problems)
     frame = data.frame
     stderr.print(
         f"{source_name(results)}: {len(frame)} results, "

@@ -47,6 +47,16 @@ class DealScope(StrEnum):
     event = "event"
 
 
+class SeatingOrder(StrEnum):
+    snake = "snake"
+    straight = "straight"
+
+
+class Fill(StrEnum):
+    robot = "robot"
+    bye = "bye"
+
+
 ResultsArg = Annotated[
     str,
     typer.Argument(

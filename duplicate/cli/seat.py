@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -10,9 +9,11 @@ import typer
 
 from duplicate.cli.common import (
     EncodingOpt,
+    Fill,
     FormatOpt,
     OutputOpt,
     RulesOpt,
+    SeatingOrder,
     TieRankingOpt,
     effective_rules,
     reports_errors,
@@ -20,16 +21,6 @@ from duplicate.cli.common import (
 )
 from duplicate.cli.output import emit
 from duplicate.errors import UsageError
-
-
-class SeatingOrder(StrEnum):
-    snake = "snake"
-    straight = "straight"
-
-
-class Fill(StrEnum):
-    robot = "robot"
-    bye = "bye"
 
 
 def register(app: typer.Typer) -> None:

@@ -26,30 +26,31 @@ def grid(seating: pd.DataFrame) -> list[list[object]]:
 
 
 def test_spec_snake_table_of_3() -> None:
-    seating = seat_field(list(range(1, 13)), 3, 2)
+    seating = seat_field(list(range(1, 13)), 3, 2)[0]
     assert grid(seating) == [[1, 2, 3], [6, 5, 4], [7, 8, 9], [12, 11, 10]]
 
 
 def test_snake_and_straight_tables_of_4() -> None:
-    assert grid(seat_field(list(range(1, 13)), 4, 2)) == [
+    assert grid(seat_field(list(range(1, 13)), 4, 2)[0]) == [
         [1, 2, 3, 4],
         [8, 7, 6, 5],
         [9, 10, 11, 12],
     ]
-    straight = seat_field(list(range(1, 13)), 4, 2, seating_order="straight")
+    straight, _ = seat_field(list(range(1, 13)), 4, 2, seating_order="straight")
     assert grid(straight) == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
 
 
 def test_robots_complete_the_last_table() -> None:
-    seating = seat_field(["a", "b", "c", "d", "e"], 3, 2)
+    seating, report = seat_field(["a", "b", "c", "d", "e"], 3, 2)
+    assert report.robots == 1
     assert grid(seating) == [["a", "b", "c"], ["robot-1", "e", "d"]]
 
 
 def test_byes_go_to_the_lowest_ranked_with_fewest_byes() -> None:
     field = ["a", "b", "c", "d", "e"]
-    first = seat_field(field, 2, 2, fill="bye")
+    first, _ = seat_field(field, 2, 2, fill="bye")
     assert list(first.loc[first["bye"], "player"]) == ["e"]
-    again = seat_field(field, 2, 3, fill="bye", byes_so_far={"e": 1})
+    again, _ = seat_field(field, 2, 3, fill="bye", byes_so_far={"e": 1})
     assert list(again.loc[again["bye"], "player"]) == ["d"]
 
 
@@ -62,7 +63,7 @@ def test_byes_go_to_the_lowest_ranked_with_fewest_byes() -> None:
 )
 def test_every_player_is_seated_exactly_once(n: int, k: int, order: str, fill: str) -> None:
     field = [f"p{i}" for i in range(n)]
-    seating = seat_field(field, k, 2, seating_order=order, fill=fill)  # type: ignore[arg-type]
+    seating, _ = seat_field(field, k, 2, seating_order=order, fill=fill)  # type: ignore[arg-type]
     humans = seating[~seating["player"].str.startswith("robot-")]
     assert sorted(humans["player"]) == sorted(field)
     at_tables = seating[~seating["bye"]]
@@ -79,15 +80,15 @@ def test_every_player_is_seated_exactly_once(n: int, k: int, order: str, fill: s
 def test_round_1_draw_is_reproducible_from_the_seed(names: list[str], seed: int) -> None:
     players = parse_players(pd.DataFrame({"player": names}))
     shuffled = parse_players(pd.DataFrame({"player": list(reversed(names))}))
-    one = seat_next_round(None, players=players, table_size=3, seed=seed)
-    two = seat_next_round(None, players=shuffled, table_size=3, seed=seed)
+    one = seat_next_round(None, players=players, table_size=3, seed=seed).frame
+    two = seat_next_round(None, players=shuffled, table_size=3, seed=seed).frame
     assert one.equals(two)
 
 
 def test_next_round_follows_the_standings() -> None:
     results = duplicate.read_results(SAMPLE / "big2_event.csv")
     order = list(duplicate.standings(results)["player"])
-    seating = seat_next_round(results)
+    seating = seat_next_round(results, avoid_repeats=False).frame
     assert set(seating["round"]) == {4}
     assert grid(seating)[0] == order[:4]
     assert grid(seating)[1] == order[4:8][::-1]
@@ -104,7 +105,7 @@ def test_players_file_withdrawals_and_late_entries() -> None:
             }
         )
     )
-    seating = seat_next_round(results, players=players)
+    seating = seat_next_round(results, players=players, avoid_repeats=False).frame
     assert "P39" not in set(seating["player"])
     where = seating.set_index("player")[["table", "seat"]]
     # 47 ranked players, then LATE1 (registered first) as 48th, LATE2 as 49th.

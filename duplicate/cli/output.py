@@ -38,8 +38,13 @@ def emit(
     rules: Rules,
     kind: str,
     inputs: list[str],
+    notes: dict[str, str] | None = None,
 ) -> None:
-    """Write `frame` where the options say, in the format they ask for."""
+    """Write `frame` where the options say, in the format they ask for.
+
+    `notes` (such as a draw's seed) travel with the rules: as metadata in Parquet and
+    JSON, as comments in a CSV file's rules file.
+    """
     from duplicate.io.write import encode, format_for, write_atomic
 
     refuse_overwriting_inputs(output, inputs)
@@ -47,7 +52,8 @@ def emit(
         render_table(frame, Console(highlight=False))
         return
     chosen = format_for(output, fmt.value if fmt is not None else None)
-    data = encode(frame, chosen, kind, {"version": __version__, "rules": rules.to_toml()})
+    notes = notes or {}
+    data = encode(frame, chosen, kind, {"version": __version__, "rules": rules.to_toml(), **notes})
     if output is None or output == "-":
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -58,7 +64,8 @@ def emit(
     if chosen == "csv":
         sidecar = rules_sidecar(output)
         refuse_overwriting_inputs(str(sidecar), inputs)
-        write_atomic(sidecar, rules.to_toml().encode("utf-8"))
+        comments = "".join(f"# {key}: {value}\n" for key, value in sorted(notes.items()))
+        write_atomic(sidecar, (comments + rules.to_toml()).encode("utf-8"))
         written.append(str(sidecar))
     stderr.print(f"wrote {len(frame)} rows to {' and rules to '.join(written)}", markup=False)
 

@@ -50,6 +50,22 @@ def seat(
         int | None, typer.Option("--round", help="1 to draw round 1 at random (needs --seed).")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the round-1 draw.")] = None,
+    avoid_repeats: Annotated[
+        bool,
+        typer.Option(
+            "--avoid-repeats/--no-avoid-repeats",
+            help="Keep players who have met apart when the snake allows it (after round 1).",
+        ),
+    ] = True,
+    window: Annotated[
+        int | None,
+        typer.Option(
+            "--window",
+            min=2,
+            help="Ranks a player may move to avoid a repeat (exact within it). "
+            "Default: up to 2K, less for very large fields.",
+        ),
+    ] = None,
     output: OutputOpt = None,
     fmt: FormatOpt = None,
     encoding: EncodingOpt = None,
@@ -76,7 +92,7 @@ def seat(
         if seed is None:
             raise UsageError("--round 1 needs --seed, so that the draw can be repeated")
         stderr.print(f"round 1 drawn with seed {seed}", markup=False)
-        table = seat_next_round(
+        seating = seat_next_round(
             None,
             rules,
             players=field,
@@ -91,8 +107,32 @@ def seat(
         if round_no is not None:
             raise UsageError("--round is only for drawing round 1; later rounds follow RESULTS")
         data = read_results(results, encoding, rules.deal_scope)
-        table = seat_next_round(
-            data, rules, players=field, table_size=table_size, order=order.value, fill=fill.value
+        if avoid_repeats and not data.has_table:
+            stderr.print(
+                f"{source_name(results)} has no table column, so who met whom is unknown: "
+                "seated in rule order",
+                markup=False,
+            )
+        seating = seat_next_round(
+            data,
+            rules,
+            players=field,
+            table_size=table_size,
+            order=order.value,
+            fill=fill.value,
+            avoid_repeats=avoid_repeats,
+            window=window,
         )
     inputs = [results or "-"] + ([str(players)] if players else [])
-    emit(table, output=output, fmt=fmt, rules=rules, kind="seating", inputs=inputs)
+    for report in seating.reports:
+        stderr.print(str(report), markup=False)
+    notes = {"seed": str(seed)} if round_no == 1 else {}
+    emit(
+        seating.frame,
+        output=output,
+        fmt=fmt,
+        rules=rules,
+        kind="seating",
+        inputs=inputs,
+        notes=notes,
+    )

@@ -9,12 +9,15 @@ gives byes to the lowest-ranked players who have had the fewest byes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from duplicate.core.exact import IntArray
+from duplicate.core.rematch import assign_tables, balance_seats, pair_keys, repeats_in
 from duplicate.core.results import Results
 from duplicate.core.robots import ROBOT_PREFIX, is_robot
 from duplicate.errors import Problem, UsageError
@@ -59,6 +62,64 @@ def choose_byes(order: Sequence[object], count: int, byes_so_far: dict[object, i
     return {order[i] for i in chosen}
 
 
+@dataclass(frozen=True)
+class History:
+    """What earlier rounds say: who shared a table, and who sat in which seat."""
+
+    met: pd.DataFrame  # columns a, b: player ids (text) who shared a table
+    seats: pd.DataFrame  # columns player, seat, count
+
+
+@dataclass(frozen=True)
+class SeatingReport:
+    """What the seating did, for the scorer to read."""
+
+    section: str
+    round: int
+    tables: int
+    byes: int
+    robots: int
+    repeats_in_rule_order: int
+    repeats_left: int
+    players_moved: int
+    largest_move: int
+
+    def __str__(self) -> str:
+        where = f"section {self.section!r} " if self.section else ""
+        text = f"{where}round {self.round}: {self.tables} tables"
+        if self.byes:
+            text += f", {self.byes} bye{'s' if self.byes > 1 else ''}"
+        if self.robots:
+            text += f", {self.robots} robot{'s' if self.robots > 1 else ''}"
+        text += f"; {self.repeats_left} repeated tablemate pairs"
+        if self.repeats_in_rule_order != self.repeats_left or self.players_moved:
+            text += (
+                f" (rule order: {self.repeats_in_rule_order}); {self.players_moved} players "
+                f"moved off their snake table, by at most {self.largest_move}"
+            )
+        return text
+
+
+def history_from_results(frame: pd.DataFrame) -> History:
+    """Tablemates and seats of every earlier round (robots excluded)."""
+    frame = frame[~is_robot(frame["player"])]
+    sitting = frame[["round", "table", "player"]].drop_duplicates().astype({"player": "str"})
+    pairs = sitting.merge(sitting, on=["round", "table"], suffixes=("_a", "_b"))
+    pairs = pairs[pairs["player_a"] < pairs["player_b"]]
+    seats = (
+        frame[["round", "player", "seat"]]
+        .drop_duplicates()
+        .astype({"player": "str"})
+        .groupby(["player", "seat"], as_index=False)
+        .size()
+        .rename(columns={"size": "count"})
+    )
+    return History(
+        met=pd.DataFrame({"a": pairs["player_a"].to_numpy(), "b": pairs["player_b"].to_numpy()}),
+        seats=seats,
+    )
+
+
 def seat_field(
     order: Sequence[object],
     k: int,
@@ -68,8 +129,16 @@ def seat_field(
     seating_order: Order = "snake",
     fill: Fill = "robot",
     byes_so_far: dict[object, int] | None = None,
-) -> pd.DataFrame:
-    """One row per seat (and one per bye) for players given in standings order."""
+    history: History | None = None,
+    avoid_repeats: bool = False,
+    window: int | None = None,
+) -> tuple[pd.DataFrame, SeatingReport]:
+    """One row per seat (and one per bye) for players given in standings order.
+
+    With `avoid_repeats` and a `history`, tables avoid repeated tablemates (exact within
+    `window` ranks; see rematch.default_window), then stay nearest the snake, then balance seats;
+    otherwise the rule order is kept exactly, and the history only counts repeats.
+    """
     if len(set(order)) != len(order):
         raise UsageError("a player appears twice in the field to seat")
     players: list[object] = list(order)
@@ -83,6 +152,39 @@ def seat_field(
     elif short:
         raise UsageError(f"fill must be 'robot' or 'bye', not {fill!r}")
     table, seat = table_positions(len(players), k, seating_order)
+    codes = np.array(
+        [-1 if str(p).startswith(ROBOT_PREFIX) else i for i, p in enumerate(players)],
+        dtype=np.int64,
+    )
+    met = _met_keys(history, players) if history is not None else np.zeros(0, np.int64)
+    rule_repeats = int(repeats_in(_rank_rows(table, codes, k), met, len(players)).sum())
+    moved = np.zeros(len(players), dtype=np.int64)
+    if avoid_repeats and history is not None and len(players):
+        best = assign_tables(codes, k, met, len(players), window)
+        moved = np.abs(best - (table - 1))
+        table = best + 1
+        members = _rank_rows(table, codes, k)
+        position = np.arange(k)
+        snake_seats = np.where(
+            (np.arange(len(members)) % 2 == 1)[:, None] & (seating_order == "snake"),
+            k - 1 - position,
+            position,
+        )
+        seats = balance_seats(members, snake_seats, _seat_counts(history, players, k))
+        in_table_order = np.lexsort((np.arange(len(players)), table))
+        seat = np.empty(len(players), dtype=np.int64)
+        seat[in_table_order] = seats.reshape(-1)
+    report = SeatingReport(
+        section=section,
+        round=round_no,
+        tables=len(players) // k,
+        byes=len(byes),
+        robots=int((codes < 0).sum()),
+        repeats_in_rule_order=rule_repeats,
+        repeats_left=int(repeats_in(_rank_rows(table, codes, k), met, len(players)).sum()),
+        players_moved=int((moved > 0).sum()),
+        largest_move=int(moved.max(initial=0)),
+    )
     seated = pd.DataFrame(
         {
             "section": section,
@@ -105,7 +207,41 @@ def seat_field(
     )
     out = pd.concat([seated.sort_values(["table", "seat"]), sitting_out], ignore_index=True)
     check_seating(out, order, k)
-    return out[list(SEATING_COLUMNS)]
+    return out[list(SEATING_COLUMNS)], report
+
+
+def _rank_rows(table: IntArray, codes: IntArray, k: int) -> IntArray:
+    """Player codes by table (rows), in rank order within each table."""
+    in_table_order = np.lexsort((np.arange(len(codes)), table))
+    return codes[in_table_order].reshape(-1, k)
+
+
+def _met_keys(history: History, players: list[object]) -> IntArray:
+    """Sorted pair keys, in this field's codes, of players who shared a table before."""
+    code = {str(p): i for i, p in enumerate(players)}
+    a = history.met["a"].map(code)
+    b = history.met["b"].map(code)
+    known = a.notna() & b.notna()
+    keys = pair_keys(
+        a[known].to_numpy(dtype=np.int64), b[known].to_numpy(dtype=np.int64), len(players)
+    )
+    return np.unique(keys)
+
+
+def _seat_counts(history: History, players: list[object], k: int) -> npt.NDArray[np.float64]:
+    """counts[code, seat]: how often each player sat in each seat 0..k-1 before."""
+    code = {str(p): i for i, p in enumerate(players)}
+    counts = np.zeros((max(len(players), 1), k))
+    seats = history.seats
+    who = seats["player"].map(code)
+    seat = pd.to_numeric(seats["seat"], errors="coerce")
+    usable = who.notna() & seat.notna() & seat.between(0, k - 1)
+    np.add.at(
+        counts,
+        (who[usable].to_numpy(dtype=np.int64), seat[usable].to_numpy(dtype=np.int64)),
+        seats.loc[usable, "count"].to_numpy(dtype=np.float64),
+    )
+    return counts
 
 
 def check_seating(seating: pd.DataFrame, field: Sequence[object], k: int) -> None:
@@ -210,6 +346,14 @@ def field_order(standings_order: Sequence[object], players: pd.DataFrame | None)
     return [p for p in ranked if p not in withdrawn] + list(late["player"])
 
 
+@dataclass(frozen=True)
+class Seating:
+    """A round's seating and, per section, what it did."""
+
+    frame: pd.DataFrame
+    reports: list[SeatingReport]
+
+
 def seat_next_round(
     results: Results | pd.DataFrame | None,
     rules: Rules | None = None,
@@ -219,11 +363,14 @@ def seat_next_round(
     order: Order = "snake",
     fill: Fill = "robot",
     seed: int | None = None,
-) -> pd.DataFrame:
+    avoid_repeats: bool = True,
+    window: int | None = None,
+) -> Seating:
     """The seating of the round after the last one in `results` (round 1 when None).
 
     Later rounds follow the full standings order (ties still unresolved go by player
-    id); round 1 is a random draw from `seed` over the active players of `players`.
+    id), moved only as far as needed to avoid repeated tablemates when `avoid_repeats`;
+    round 1 is a random draw from `seed` over the active players of `players`.
     """
     from duplicate.core.scoring import as_results
     from duplicate.core.standings import standings
@@ -233,7 +380,10 @@ def seat_next_round(
         if players is None or seed is None:
             raise UsageError("round 1 is drawn at random: give the players file and a seed")
         active = list(players.loc[~players["withdrawn"], "player"])
-        return seat_field(random_order(active, seed), table_size, 1, seating_order=order, fill=fill)
+        frame, report = seat_field(
+            random_order(active, seed), table_size, 1, seating_order=order, fill=fill
+        )
+        return Seating(frame, [report])
     data = as_results(results, rules)
     frame = data.frame[~is_robot(data.frame["player"])]
     table = standings(data, rules)
@@ -241,22 +391,25 @@ def seat_next_round(
     sections = sorted(table["section"].unique())
     if players is not None and len(sections) > 1:
         raise UsageError("a players file seats one section; seat each section's results apart")
-    parts = []
+    parts, reports = [], []
     for section in sections:
         ranked = table.loc[table["section"] == section, "player"]
         in_section = frame[frame["section"] == section]
-        parts.append(
-            seat_field(
-                field_order(list(ranked), players),
-                table_size,
-                next_round,
-                section=section,
-                seating_order=order,
-                fill=fill,
-                byes_so_far={str(p): n for p, n in byes_from_results(in_section).items()},
-            )
+        part, report = seat_field(
+            field_order(list(ranked), players),
+            table_size,
+            next_round,
+            section=section,
+            seating_order=order,
+            fill=fill,
+            byes_so_far={str(p): n for p, n in byes_from_results(in_section).items()},
+            history=history_from_results(in_section) if data.has_table else None,
+            avoid_repeats=avoid_repeats,
+            window=window,
         )
-    return pd.concat(parts, ignore_index=True)
+        parts.append(part)
+        reports.append(report)
+    return Seating(pd.concat(parts, ignore_index=True), reports)
 
 
 def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> list[Problem]:

@@ -70,7 +70,7 @@ def json_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
     columns = [c.cast(pa.float64()) if pa.types.is_decimal(c.type) else c for c in table.columns]
     rows = pa.table(columns, names=table.column_names).to_pylist()
     document: dict[str, object] = {
-        "version": meta["version"],
+        **{key: value for key, value in meta.items() if key != "rules"},
         "rules": tomllib.loads(meta["rules"]),
         kind: rows,
     }

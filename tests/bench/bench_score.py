@@ -46,6 +46,41 @@ def generate(rows: int, folder: Path) -> tuple[Path, Path]:
     return csv, parquet
 
 
+def generate_swiss(players: int, folder: Path, rounds: int = 3) -> Path:
+    """An event of `rounds` rounds in tables of 4, later rounds seated by a snake."""
+    path = folder / f"swiss_{players}.parquet"
+    if path.exists():
+        return path
+    rng = np.random.default_rng(2)
+    players -= players % TABLE_SIZE
+    total = np.zeros(players)
+    order = rng.permutation(players)
+    frames = []
+    for round_no in range(1, rounds + 1):
+        position = np.empty(players, dtype=np.int64)
+        position[order] = np.arange(players)
+        table, place = np.divmod(position, TABLE_SIZE)
+        seat = np.where(table % 2 == 1, TABLE_SIZE - 1 - place, place)
+        for deal in (1, 2):
+            score = rng.integers(-30, 31, players)
+            total += score
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "round": round_no,
+                        "deal": deal,
+                        "table": table + 1,
+                        "seat": seat,
+                        "player": np.arange(players) + 1,
+                        "score": score,
+                    }
+                )
+            )
+        order = np.argsort(-total, kind="stable")
+    pd.concat(frames, ignore_index=True).to_parquet(path, index=False)
+    return path
+
+
 def timed(label: str, args: list[str]) -> float:
     start = time.perf_counter()
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
@@ -58,6 +93,7 @@ def timed(label: str, args: list[str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--seat-players", type=int, nargs="*", default=[10_000, 100_000])
     args = parser.parse_args()
     csv, parquet = generate(args.rows, ROOT / "bench-data")
     out = ROOT / "bench-data"
@@ -74,6 +110,12 @@ def main() -> None:
         "standings, Parquet in, Parquet out",
         [*tool, "standings", str(parquet), "-o", str(out / "t.parquet")],
     )
+    for players in args.seat_players:
+        swiss = generate_swiss(players, ROOT / "bench-data")
+        timed(
+            f"seat {players:,} players, tables of 4, avoid repeats",
+            [*tool, "seat", str(swiss), "-o", str(out / "seat.csv")],
+        )
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from duplicate.core.seating import SeatingReport, parse_players, seat_next_round
+from duplicate.core.players import parse_players
+from duplicate.core.seating import SeatingReport, seat_next_round
 
 
 def simulate(

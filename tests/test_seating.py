@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.core.seating import parse_players, seat_field, seat_next_round, table_positions
+from duplicate.core.players import parse_players
+from duplicate.core.seating import seat_field, seat_next_round, table_positions
 from tests.conftest import SAMPLE
 
 runner = CliRunner()

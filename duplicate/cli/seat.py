@@ -78,7 +78,8 @@ def seat(
 
     Round 1: duplicate seat --players players.csv --round 1 --seed 2026
     """
-    from duplicate.core.seating import parse_players, seat_next_round
+    from duplicate.core.players import parse_players
+    from duplicate.core.seating import seat_next_round
     from duplicate.io.read import read_raw, read_results, source_name
 
     rules = effective_rules(rules_file, tie_ranking, None, None, None)

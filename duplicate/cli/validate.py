@@ -30,7 +30,7 @@ def validate(
 
     Example: duplicate validate results.csv --seating round3-seating.csv
     """
-    from duplicate.core.seating import seating_problems
+    from duplicate.core.seating_check import seating_problems
     from duplicate.errors import InvalidData
     from duplicate.io.read import read_raw, read_results, source_name
 

@@ -17,10 +17,11 @@ import numpy.typing as npt
 import pandas as pd
 
 from duplicate.core.exact import IntArray
+from duplicate.core.players import field_order
 from duplicate.core.rematch import assign_tables, balance_seats, pair_keys, repeats_in
 from duplicate.core.results import Results
 from duplicate.core.robots import ROBOT_PREFIX, is_robot
-from duplicate.errors import Problem, UsageError
+from duplicate.errors import UsageError
 from duplicate.rules import Rules
 
 SEATING_COLUMNS = ("section", "round", "table", "seat", "player", "bye")
@@ -266,86 +267,6 @@ def byes_from_results(frame: pd.DataFrame) -> dict[object, int]:
     return {p: int(n) for p, n in missed.items() if n > 0}
 
 
-ACTIVE = {"", "active", "在赛", "正常"}
-WITHDRAWN = {"withdrawn", "退赛", "弃权"}
-
-
-def parse_players(raw: pd.DataFrame, source: str = "<players>") -> pd.DataFrame:
-    """A players file: player (required), name, status (active|withdrawn), registered.
-
-    Returns player (text), status and a registration position (file order when the
-    file has no `registered` column).
-    """
-    from duplicate.errors import InvalidData, Problem
-
-    columns = {str(c).strip().casefold(): c for c in raw.columns}
-    aliases = {"牌手": "player", "选手": "player", "状态": "status", "报名": "registered"}
-    columns.update({aliases[k]: v for k, v in list(columns.items()) if k in aliases})
-    if "player" not in columns:
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    "missing required column player",
-                    hint="a players file needs player; optional: name, status, registered",
-                )
-            ]
-        )
-    raw = raw.reset_index(drop=True)
-    player = raw[columns["player"]].astype("str").str.strip()
-    status = (
-        raw[columns["status"]].fillna("").astype("str").str.strip().str.casefold()
-        if "status" in columns
-        else pd.Series([""] * len(raw), dtype="str")
-    )
-    problems = [
-        Problem(source, f"unknown status {value!r}", (i + 2,), "status", "use active or withdrawn")
-        for i, value in enumerate(status)
-        if value not in ACTIVE | WITHDRAWN
-    ] + [
-        Problem(source, "empty", (int(i) + 2,), "player", "every row needs a player")
-        for i in np.flatnonzero((player == "").to_numpy())
-    ]
-    twice = player.duplicated(keep=False) & (player != "")
-    for name in sorted(set(player[twice])):
-        rows = tuple(int(i) + 2 for i in np.flatnonzero((player == name).to_numpy()))
-        problems.append(
-            Problem(
-                source, f"player {name!r} is listed twice", rows, "player", "list each player once"
-            )
-        )
-    if problems:
-        raise InvalidData(problems)
-    if "registered" in columns:
-        registered = raw[columns["registered"]].astype("str")
-        position = registered.rank(method="first").astype("int64").to_numpy()
-    else:
-        position = np.arange(1, len(raw) + 1)
-    return pd.DataFrame(
-        {
-            "player": player,
-            "withdrawn": status.isin(WITHDRAWN).to_numpy(),
-            "registered": position,
-        }
-    )
-
-
-def field_order(standings_order: Sequence[object], players: pd.DataFrame | None) -> list[str]:
-    """Who plays next, in seating order: ranked players, then late entries.
-
-    Withdrawn players are dropped; players in the file without results join below
-    everyone with results, in registration order.
-    """
-    ranked = [str(p) for p in standings_order]
-    if players is None:
-        return ranked
-    withdrawn = set(players.loc[players["withdrawn"], "player"])
-    have_results = set(ranked)
-    late = players[~players["withdrawn"] & ~players["player"].isin(have_results)]
-    late = late.sort_values(["registered", "player"])
-    return [p for p in ranked if p not in withdrawn] + list(late["player"])
-
-
 @dataclass(frozen=True)
 class Seating:
     """A round's seating and, per section, what it did."""
@@ -410,88 +331,3 @@ def seat_next_round(
         parts.append(part)
         reports.append(report)
     return Seating(pd.concat(parts, ignore_index=True), reports)
-
-
-def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> list[Problem]:
-    """Every way a round's results differ from its published seating.
-
-    Compares who sat at which table and seat in each round the seating covers; ids are
-    compared as text, so 7 and "7" are the same player.
-    """
-    needed = {"round", "table", "seat", "player"}
-    columns = {str(c).strip().casefold(): c for c in seating.columns}
-    missing = sorted(needed - set(columns))
-    if missing:
-        return [
-            Problem(
-                source,
-                f"missing seating column{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
-                hint="write the seating with `duplicate seat`",
-            )
-        ]
-    published = pd.DataFrame(
-        {name: seating[columns[name]].astype("str").str.strip() for name in sorted(needed)}
-    )
-    if "bye" in columns:
-        published = published[
-            ~seating[columns["bye"]].astype("str").str.casefold().isin(["true", "1"]).to_numpy()
-        ]
-    if not results.has_table:
-        return [
-            Problem(
-                results.source,
-                "has no table column to compare with the seating",
-                hint="add the table of every result",
-            )
-        ]
-    rounds = set(published["round"])
-    played = results.frame[["round", "table", "seat", "player", "row"]].astype({"round": "str"})
-    played = played[played["round"].isin(rounds)]
-    for name in ("table", "seat", "player"):
-        played[name] = played[name].astype("str")
-    actual = played.drop_duplicates(["round", "player"])
-    merged = actual.merge(
-        published,
-        on=["round", "player"],
-        how="outer",
-        suffixes=("", "_published"),
-        indicator="side",
-    )
-    problems: list[Problem] = []
-    for r in merged.to_dict("records"):
-        if r["side"] == "left_only":
-            problems.append(
-                Problem(
-                    results.source,
-                    f"player {r['player']!r} played round {r['round']} but is not in the seating",
-                    (int(r["row"]),),
-                    "player",
-                    f"check {source}",
-                )
-            )
-        elif r["side"] == "right_only":
-            problems.append(
-                Problem(
-                    results.source,
-                    f"player {r['player']!r} was seated at table "
-                    f"{r['table_published']} seat {r['seat_published']} in round "
-                    f"{r['round']} but has no results",
-                    (),
-                    "player",
-                    "add the missing results or correct the seating",
-                )
-            )
-        elif (r["table"], r["seat"]) != (r["table_published"], r["seat_published"]):
-            problems.append(
-                Problem(
-                    results.source,
-                    f"player {r['player']!r} played round "
-                    f"{r['round']} at table {r['table']} seat {r['seat']}, but was "
-                    f"seated at table {r['table_published']} seat "
-                    f"{r['seat_published']}",
-                    (int(r["row"]),),
-                    "seat",
-                    f"check {source}",
-                )
-            )
-    return problems

@@ -1,0 +1,93 @@
+"""Check that a round was played at the tables and seats that were published."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from duplicate.core.results import Results
+from duplicate.errors import Problem
+
+
+def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> list[Problem]:
+    """Every way a round's results differ from its published seating.
+
+    Compares who sat at which table and seat in each round the seating covers; ids are
+    compared as text, so 7 and "7" are the same player.
+    """
+    needed = {"round", "table", "seat", "player"}
+    columns = {str(c).strip().casefold(): c for c in seating.columns}
+    missing = sorted(needed - set(columns))
+    if missing:
+        return [
+            Problem(
+                source,
+                f"missing seating column{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
+                hint="write the seating with `duplicate seat`",
+            )
+        ]
+    published = pd.DataFrame(
+        {name: seating[columns[name]].astype("str").str.strip() for name in sorted(needed)}
+    )
+    if "bye" in columns:
+        published = published[
+            ~seating[columns["bye"]].astype("str").str.casefold().isin(["true", "1"]).to_numpy()
+        ]
+    if not results.has_table:
+        return [
+            Problem(
+                results.source,
+                "has no table column to compare with the seating",
+                hint="add the table of every result",
+            )
+        ]
+    rounds = set(published["round"])
+    played = results.frame[["round", "table", "seat", "player", "row"]].astype({"round": "str"})
+    played = played[played["round"].isin(rounds)]
+    for name in ("table", "seat", "player"):
+        played[name] = played[name].astype("str")
+    actual = played.drop_duplicates(["round", "player"])
+    merged = actual.merge(
+        published,
+        on=["round", "player"],
+        how="outer",
+        suffixes=("", "_published"),
+        indicator="side",
+    )
+    problems: list[Problem] = []
+    for r in merged.to_dict("records"):
+        if r["side"] == "left_only":
+            problems.append(
+                Problem(
+                    results.source,
+                    f"player {r['player']!r} played round {r['round']} but is not in the seating",
+                    (int(r["row"]),),
+                    "player",
+                    f"check {source}",
+                )
+            )
+        elif r["side"] == "right_only":
+            problems.append(
+                Problem(
+                    results.source,
+                    f"player {r['player']!r} was seated at table "
+                    f"{r['table_published']} seat {r['seat_published']} in round "
+                    f"{r['round']} but has no results",
+                    (),
+                    "player",
+                    "add the missing results or correct the seating",
+                )
+            )
+        elif (r["table"], r["seat"]) != (r["table_published"], r["seat_published"]):
+            problems.append(
+                Problem(
+                    results.source,
+                    f"player {r['player']!r} played round "
+                    f"{r['round']} at table {r['table']} seat {r['seat']}, but was "
+                    f"seated at table {r['table_published']} seat "
+                    f"{r['seat_published']}",
+                    (int(r["row"]),),
+                    "seat",
+                    f"check {source}",
+                )
+            )
+    return problems

@@ -66,6 +66,17 @@ def seat(
             "Default: up to 2K, less for very large fields.",
         ),
     ] = None,
+    partners: Annotated[
+        Path | None,
+        typer.Option(
+            "--partners",
+            help="Pairs event: file of player, partner; partners sit opposite (seats 0/2, 1/3).",
+        ),
+    ] = None,
+    versus_robots: Annotated[
+        bool,
+        typer.Option("--versus-robots", help="Every player in seat 0 at a table of robots."),
+    ] = False,
     output: OutputOpt = None,
     fmt: FormatOpt = None,
     encoding: EncodingOpt = None,
@@ -78,11 +89,16 @@ def seat(
 
     Round 1: duplicate seat --players players.csv --round 1 --seed 2026
     """
+    from duplicate.core.formats import parse_partners
     from duplicate.core.players import parse_players
     from duplicate.core.seating import seat_next_round
     from duplicate.io.read import read_raw, read_results, source_name
 
     rules = effective_rules(rules_file, tie_ranking, None, None, None)
+    pairs = None
+    if partners is not None:
+        raw, _ = read_raw(partners, encoding)
+        pairs = parse_partners(raw, source_name(partners))
     field = None
     if players is not None:
         raw, _ = read_raw(players, encoding)
@@ -101,6 +117,8 @@ def seat(
             order=order.value,
             fill=fill.value,
             seed=seed,
+            partners=pairs,
+            versus_robots=versus_robots,
         )
     else:
         if results is None:
@@ -123,8 +141,10 @@ def seat(
             fill=fill.value,
             avoid_repeats=avoid_repeats,
             window=window,
+            partners=pairs,
+            versus_robots=versus_robots,
         )
-    inputs = [results or "-"] + ([str(players)] if players else [])
+    inputs = [results or "-"] + [str(p) for p in (players, partners) if p is not None]
     for report in seating.reports:
         stderr.print(str(report), markup=False)
     notes = {"seed": str(seed)} if round_no == 1 else {}

@@ -25,6 +25,7 @@ from duplicate.errors import UsageError
 from duplicate.rules import Rules
 
 SEATING_COLUMNS = ("section", "round", "table", "seat", "player", "bye")
+PAIR_TABLE = 4
 
 Order = Literal["snake", "straight"]
 Fill = Literal["robot", "bye"]
@@ -286,24 +287,55 @@ def seat_next_round(
     seed: int | None = None,
     avoid_repeats: bool = True,
     window: int | None = None,
+    partners: dict[str, str] | None = None,
+    versus_robots: bool = False,
 ) -> Seating:
     """The seating of the round after the last one in `results` (round 1 when None).
 
     Later rounds follow the full standings order (ties still unresolved go by player
     id), moved only as far as needed to avoid repeated tablemates when `avoid_repeats`;
     round 1 is a random draw from `seed` over the active players of `players`.
+    `partners` seats pairs opposite each other; `versus_robots` seats each player alone
+    with robots (see formats.py).
     """
     from duplicate.core.scoring import as_results
     from duplicate.core.standings import standings
 
     rules = rules or Rules()
+    if partners is not None and versus_robots:
+        raise UsageError("a pairs event has no robot tables; give --partners or --versus-robots")
+
+    def seat_section(
+        field: list[str],
+        round_no: int,
+        section: str = "",
+        byes: dict[object, int] | None = None,
+        history: History | None = None,
+    ) -> tuple[pd.DataFrame, SeatingReport]:
+        from duplicate.core.formats import seat_partners, seat_versus_robots
+
+        if versus_robots:
+            return seat_versus_robots(field, table_size, round_no, section=section)
+        options = {
+            "section": section,
+            "seating_order": order,
+            "fill": fill,
+            "byes_so_far": byes,
+            "history": history,
+            "avoid_repeats": avoid_repeats,
+            "window": window,
+        }
+        if partners is not None:
+            if table_size != PAIR_TABLE:
+                raise UsageError(f"partners sit opposite each other: tables of 4, not {table_size}")
+            return seat_partners(field, partners, round_no, **options)  # type: ignore[arg-type]
+        return seat_field(field, table_size, round_no, **options)  # type: ignore[arg-type]
+
     if results is None:
         if players is None or seed is None:
             raise UsageError("round 1 is drawn at random: give the players file and a seed")
-        active = list(players.loc[~players["withdrawn"], "player"])
-        frame, report = seat_field(
-            random_order(active, seed), table_size, 1, seating_order=order, fill=fill
-        )
+        active = [str(p) for p in players.loc[~players["withdrawn"], "player"]]
+        frame, report = seat_section([str(p) for p in random_order(active, seed)], 1)
         return Seating(frame, [report])
     data = as_results(results, rules)
     frame = data.frame[~is_robot(data.frame["player"])]
@@ -316,17 +348,12 @@ def seat_next_round(
     for section in sections:
         ranked = table.loc[table["section"] == section, "player"]
         in_section = frame[frame["section"] == section]
-        part, report = seat_field(
+        part, report = seat_section(
             field_order(list(ranked), players),
-            table_size,
             next_round,
-            section=section,
-            seating_order=order,
-            fill=fill,
-            byes_so_far={str(p): n for p, n in byes_from_results(in_section).items()},
-            history=history_from_results(in_section) if data.has_table else None,
-            avoid_repeats=avoid_repeats,
-            window=window,
+            section,
+            {str(p): n for p, n in byes_from_results(in_section).items()},
+            history_from_results(in_section) if data.has_table else None,
         )
         parts.append(part)
         reports.append(report)

@@ -103,23 +103,13 @@ def seat(
     if players is not None:
         raw, _ = read_raw(players, encoding)
         field = parse_players(raw, source_name(players))
+    data = None
     if round_no == 1:
         if results is not None:
             raise UsageError("--round 1 draws from the players file; give no RESULTS")
         if seed is None:
             raise UsageError("--round 1 needs --seed, so that the draw can be repeated")
         stderr.print(f"round 1 drawn with seed {seed}", markup=False)
-        seating = seat_next_round(
-            None,
-            rules,
-            players=field,
-            table_size=table_size,
-            order=order.value,
-            fill=fill.value,
-            seed=seed,
-            partners=pairs,
-            versus_robots=versus_robots,
-        )
     else:
         if results is None:
             raise UsageError("give the RESULTS so far, or --round 1 with --players and --seed")
@@ -132,18 +122,19 @@ def seat(
                 "seated in rule order",
                 markup=False,
             )
-        seating = seat_next_round(
-            data,
-            rules,
-            players=field,
-            table_size=table_size,
-            order=order.value,
-            fill=fill.value,
-            avoid_repeats=avoid_repeats,
-            window=window,
-            partners=pairs,
-            versus_robots=versus_robots,
-        )
+    seating = seat_next_round(
+        data,
+        rules,
+        players=field,
+        table_size=table_size,
+        order=order.value,
+        fill=fill.value,
+        seed=seed,
+        avoid_repeats=avoid_repeats,
+        window=window,
+        partners=pairs,
+        versus_robots=versus_robots,
+    )
     inputs = [results or "-"] + [str(p) for p in (players, partners) if p is not None]
     for report in seating.reports:
         stderr.print(str(report), markup=False)

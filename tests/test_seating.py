@@ -200,3 +200,15 @@ def test_validate_against_the_published_seating(tmp_path: Path) -> None:
     assert "player 'D' played round 2 but is not in the seating" in bad.stderr
     assert "player 'B' was seated at table 1 seat 1 in round 2 but has no results" in bad.stderr
     assert "3 problems found" in bad.stderr
+
+
+def test_the_self_check_rejects_an_unfair_bye() -> None:
+    from duplicate.core.seating import check_seating
+
+    seating, _ = seat_field(["a", "b", "c"], 2, 2, fill="bye")
+    assert list(seating.loc[seating["bye"], "player"]) == ["c"]
+    check_seating(seating, ["a", "b", "c"], 2, {"a": 1, "b": 1})
+    with pytest.raises(AssertionError, match="bye to a player who had more"):
+        check_seating(seating, ["a", "b", "c"], 2, {"c": 1})
+    with pytest.raises(AssertionError, match="lost or doubled"):
+        check_seating(seating, ["a", "b", "c", "d"], 2)

@@ -208,7 +208,7 @@ def seat_field(
         }
     )
     out = pd.concat([seated.sort_values(["table", "seat"]), sitting_out], ignore_index=True)
-    check_seating(out, order, k)
+    check_seating(out, order, k, byes_so_far or {})
     return out[list(SEATING_COLUMNS)], report
 
 
@@ -246,8 +246,17 @@ def _seat_counts(history: History, players: list[object], k: int) -> npt.NDArray
     return counts
 
 
-def check_seating(seating: pd.DataFrame, field: Sequence[object], k: int) -> None:
-    """The seating's own guarantees; a failure here is a defect, not bad input."""
+def check_seating(
+    seating: pd.DataFrame,
+    field: Sequence[object],
+    k: int,
+    byes_so_far: dict[object, int] | None = None,
+) -> None:
+    """The seating's own guarantees; a failure here is a defect, not bad input.
+
+    Every player of the field exactly once, every table full, one player per seat, and
+    no bye to a player who has had more byes than one who plays.
+    """
     humans = seating[~is_robot(seating["player"])]
     at_tables = seating[~seating["bye"]]
     if sorted(map(str, humans["player"])) != sorted(map(str, field)):
@@ -256,6 +265,10 @@ def check_seating(seating: pd.DataFrame, field: Sequence[object], k: int) -> Non
         raise AssertionError("seating left a table short")
     if at_tables.duplicated(["table", "seat"]).any():
         raise AssertionError("seating put two players in one seat")
+    if byes_so_far is not None and seating["bye"].any() and not seating["bye"].all():
+        had = humans["player"].map(byes_so_far).fillna(0)
+        if had[humans["bye"]].max() > had[~humans["bye"]].min():
+            raise AssertionError("seating gave a bye to a player who had more than another")
 
 
 def byes_from_results(frame: pd.DataFrame) -> dict[object, int]:
@@ -357,4 +370,9 @@ def seat_next_round(
         )
         parts.append(part)
         reports.append(report)
-    return Seating(pd.concat(parts, ignore_index=True), reports)
+    seating = pd.concat(parts, ignore_index=True)
+    if players is not None:
+        withdrawn = players.loc[players["withdrawn"], "player"].astype(str)
+        if seating["player"].astype(str).isin(withdrawn).any():
+            raise AssertionError("seating seated a withdrawn player")
+    return Seating(seating, reports)

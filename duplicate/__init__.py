@@ -21,6 +21,7 @@ except PackageNotFoundError:  # running from a source tree that was not installe
     __version__ = "0.0.0"
 
 if TYPE_CHECKING:
+    from duplicate.core.adjustments import Adjustments, parse_adjustments
     from duplicate.core.results import Results, parse_results
     from duplicate.core.scoring import score
     from duplicate.core.standings import standings
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
         Problem,
         UsageError,
     )
-    from duplicate.io.read import read_results
+    from duplicate.io.read import read_adjustments, read_results
     from duplicate.rules import Rules, load_rules
 
 _EXPORTS = {
@@ -40,6 +41,9 @@ _EXPORTS = {
     "score": "duplicate.core.scoring",
     "standings": "duplicate.core.standings",
     "read_results": "duplicate.io.read",
+    "read_adjustments": "duplicate.io.read",
+    "Adjustments": "duplicate.core.adjustments",
+    "parse_adjustments": "duplicate.core.adjustments",
     "Rules": "duplicate.rules",
     "load_rules": "duplicate.rules",
     "DuplicateError": "duplicate.errors",
@@ -50,6 +54,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "Adjustments",
     "DuplicateError",
     "InputOutputError",
     "InvalidData",
@@ -59,7 +64,9 @@ __all__ = [
     "UsageError",
     "__version__",
     "load_rules",
+    "parse_adjustments",
     "parse_results",
+    "read_adjustments",
     "read_results",
     "score",
     "standings",

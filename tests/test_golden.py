@@ -26,6 +26,8 @@ def test_cli_reproduces_golden_files(case: Path, command: str) -> None:
     args = [command, str(case / "results.csv"), "-o", "-"]
     if rules.exists():
         args += ["--rules", str(rules)]
+    if (case / "adjustments.csv").exists():
+        args += ["--adjustments", str(case / "adjustments.csv")]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.stderr
     assert result.stdout_bytes == (case / f"{command}.csv").read_bytes()

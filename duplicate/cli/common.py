@@ -79,6 +79,13 @@ EncodingOpt = Annotated[
     str | None,
     typer.Option("--encoding", help="Text encoding of a CSV input. Default: UTF-8, else GB18030."),
 ]
+AdjustmentsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--adjustments",
+        help="Corrections: round, deal, player, kind (mp_pct|penalty|void), value, reason.",
+    ),
+]
 RulesOpt = Annotated[
     Path | None, typer.Option("--rules", help="Rules TOML file (see `duplicate rules`).")
 ]

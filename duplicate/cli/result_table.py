@@ -6,6 +6,7 @@ import importlib
 from collections.abc import Callable
 
 from duplicate.cli.common import (
+    AdjustmentsOpt,
     DealScopeOpt,
     EncodingOpt,
     FormatOpt,
@@ -35,14 +36,24 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
         deal_scope: DealScopeOpt = None,
         rank_factors: RankFactorsOpt = None,
         rank_base: RankBaseOpt = None,
+        adjustments: AdjustmentsOpt = None,
     ) -> None:
-        from duplicate.io.read import read_results
+        from duplicate.io.read import read_adjustments, read_results
 
         module, function = compute.split(":")
         run = getattr(importlib.import_module(module), function)
         rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
         data = read_results(results, encoding, rules.deal_scope)
-        emit(run(data, rules), output=output, fmt=fmt, rules=rules, kind=kind, inputs=[results])
+        corrections = read_adjustments(adjustments, encoding) if adjustments else None
+        inputs = [results] + ([adjustments] if adjustments else [])
+        emit(
+            run(data, rules, corrections),
+            output=output,
+            fmt=fmt,
+            rules=rules,
+            kind=kind,
+            inputs=inputs,
+        )
 
     command.__doc__ = doc
     return command

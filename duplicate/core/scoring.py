@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from duplicate.core.adjustments import Adjustments, match_adjustments, no_adjustments
 from duplicate.core.exact import IntArray, decimal_series, div_half_up
 from duplicate.core.grouping import group_codes, standing_in_group
 from duplicate.core.results import Results, parse_results
@@ -28,6 +29,7 @@ SCORE_COLUMNS = (
     "mp_pct",
     "deal_rank",
     "rank_points",
+    "adjustment",
 )
 
 
@@ -55,39 +57,71 @@ def rank_points_cents(rank: IntArray, rules: Rules) -> IntArray:
     return np.where(in_list, listed[np.clip(rank - 1, 0, len(listed) - 1)], tail)
 
 
-def score_rows(results: Results, rules: Rules) -> pd.DataFrame:
-    """The typed results plus n, mp, top, deal_rank and points (cents), in input order."""
+def score_rows(
+    results: Results, rules: Rules, adjustments: Adjustments | None = None
+) -> pd.DataFrame:
+    """The typed results plus n, mp, top, deal_rank and points (cents), in input order.
+
+    Rows left out of the comparison (assigned or void) have n, mp and top of -1; rows
+    without a deal rank (robots, void) have deal_rank 0 and no points.
+    """
     frame = results.frame
+    n_rows = len(frame)
+    adjusted = (
+        match_adjustments(results, adjustments)
+        if adjustments is not None
+        else no_adjustments(n_rows)
+    )
     deal, _ = group_codes(frame, deal_keys(rules))
     seat_group, _ = group_codes(frame.assign(_deal=deal), ["_deal", "seat"])
 
-    by_score = standing_in_group(seat_group, frame["score_units"].to_numpy())
-    mp = 2 * by_score.below + by_score.equal - 1
-    top = 2 * (by_score.size - 1)
+    compared = ~adjusted.void & (adjusted.assigned_centi < 0)
+    by_score = standing_in_group(seat_group[compared], frame["score_units"].to_numpy()[compared])
+    size = np.full(n_rows, -1, dtype=np.int64)
+    mp = np.full(n_rows, -1, dtype=np.int64)
+    size[compared] = by_score.size
+    mp[compared] = 2 * by_score.below + by_score.equal - 1
+    top = np.where(compared, 2 * (size - 1), -1)
     # A group of one has nothing to compare with: it counts as average (MP% 50).
-    pct_key = np.where(top > 0, mp / np.maximum(top, 1), 0.5)
+    # An assigned MP% (2 decimals) is the fraction centi / 10000, exact as a key too.
+    pct_key = np.where(
+        compared,
+        np.where(top > 0, mp / np.maximum(top, 1), 0.5),
+        adjusted.assigned_centi / 10000,
+    )
 
     # Highest MP% first: rank on the negated key. The key is exact (see exact.py).
-    # Robots are matchpointed above but take no deal rank (0 here, empty in output).
-    human = ~is_robot(frame["player"])
-    by_pct = standing_in_group(deal[human], -pct_key[human])
-    rank = np.zeros(len(frame), dtype=np.int64)
+    # Robots are matchpointed but take no deal rank (0 here, empty in output); nor
+    # does a void result.
+    ranked = ~is_robot(frame["player"]) & ~adjusted.void
+    by_pct = standing_in_group(deal[ranked], -pct_key[ranked])
+    rank = np.zeros(n_rows, dtype=np.int64)
     if rules.tie_ranking == "competition":
-        rank[human] = by_pct.below + 1
+        rank[ranked] = by_pct.below + 1
     else:
-        rank[human] = by_pct.distinct_below + 1
+        rank[ranked] = by_pct.distinct_below + 1
 
     scored = frame.copy()
-    scored["n"] = by_score.size
+    scored["n"] = size
     scored["mp"] = mp
     scored["top"] = top
-    scored["mp_pct_centi"] = np.where(top > 0, div_half_up(mp * 10000, np.maximum(top, 1)), 5000)
+    scored["mp_pct_centi"] = np.select(
+        [top > 0, compared, ~adjusted.void],
+        [div_half_up(mp * 10000, np.maximum(top, 1)), 5000, adjusted.assigned_centi],
+        default=-1,
+    )
     scored["deal_rank"] = rank
-    scored["points"] = np.where(human, rank_points_cents(np.maximum(rank, 1), rules), 0)
+    scored["points"] = np.where(ranked, rank_points_cents(np.maximum(rank, 1), rules), 0)
+    scored["penalty"] = adjusted.penalty_cents
+    scored["adjustment"] = adjusted.note
     return scored
 
 
-def score(data: Results | pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:
+def score(
+    data: Results | pd.DataFrame,
+    rules: Rules | None = None,
+    adjustments: Adjustments | None = None,
+) -> pd.DataFrame:
     """One row per result with its matchpoints, MP%, deal rank and rank points.
 
     Rows come in a canonical order (section, round, deal, seat, table, player), so the
@@ -95,7 +129,7 @@ def score(data: Results | pd.DataFrame, rules: Rules | None = None) -> pd.DataFr
     """
     rules = rules or Rules()
     results = as_results(data, rules)
-    scored = score_rows(results, rules)
+    scored = score_rows(results, rules, adjustments)
     sort_keys = ["section", "round", "deal", "seat"]
     sort_keys += ["table", "player"] if results.has_table else ["player"]
     scored = scored.sort_values(sort_keys, kind="stable", ignore_index=True)
@@ -106,7 +140,9 @@ def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
     """The public columns of `score`, with exact decimals for points and percentages."""
     n = len(scored)
     absent = np.ones(n, dtype=bool)
-    robot = is_robot(scored["player"])
+    left_out = (scored["n"] < 0).to_numpy()
+    void = (scored["mp_pct_centi"] < 0).to_numpy()
+    unranked = (scored["deal_rank"] == 0).to_numpy()
     out = pd.DataFrame(
         {
             "section": scored["section"].astype("str"),
@@ -123,12 +159,13 @@ def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
                 results.seconds_scale,
                 None if results.has_seconds else absent,
             ),
-            "n": scored["n"].astype("int64"),
-            "mp": scored["mp"].astype("int64"),
-            "top": scored["top"].astype("int64"),
-            "mp_pct": decimal_series(scored["mp_pct_centi"].to_numpy(), 2),
-            "deal_rank": scored["deal_rank"].astype("Int64").mask(robot),
-            "rank_points": decimal_series(scored["points"].to_numpy(), 2, robot),
+            "n": scored["n"].astype("Int64").mask(left_out),
+            "mp": scored["mp"].astype("Int64").mask(left_out),
+            "top": scored["top"].astype("Int64").mask(left_out),
+            "mp_pct": decimal_series(scored["mp_pct_centi"].to_numpy(), 2, void),
+            "deal_rank": scored["deal_rank"].astype("Int64").mask(unranked),
+            "rank_points": decimal_series(scored["points"].to_numpy(), 2, unranked),
+            "adjustment": scored["adjustment"].astype("str"),
         }
     )
     return out[list(SCORE_COLUMNS)]

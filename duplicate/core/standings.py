@@ -9,6 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from duplicate.core.adjustments import Adjustments
 from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_up, ratio_key
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
@@ -21,6 +22,7 @@ STANDINGS_COLUMNS = (
     "place",
     "player",
     "total",
+    "penalty",
     "deals",
     "beaten_avg",
     "rank_counts",
@@ -48,11 +50,18 @@ def sum_by(codes: IntArray, values: IntArray, size: int) -> IntArray:
     return out
 
 
-def standings(data: Results | pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:
-    """One row per player in final order, with every tie-break value and `decided_by`."""
+def standings(
+    data: Results | pd.DataFrame,
+    rules: Rules | None = None,
+    adjustments: Adjustments | None = None,
+) -> pd.DataFrame:
+    """One row per player in final order, with every tie-break value and `decided_by`.
+
+    `total` is the sum of rank points less any `penalty` from the adjustments.
+    """
     rules = rules or Rules()
     results = as_results(data, rules)
-    rows = score_rows(results, rules)
+    rows = score_rows(results, rules, adjustments)
     # Robots take no place, and beating one is not beating an opponent.
     rows = rows[~is_robot(rows["player"])].reset_index(drop=True)
     player, n_players = group_codes(rows, ["section", "player"])
@@ -60,11 +69,13 @@ def standings(data: Results | pd.DataFrame, rules: Rules | None = None) -> pd.Da
     np.minimum.at(first_row, player, np.arange(len(rows), dtype=np.int64))
     section = rows["section"].to_numpy()[first_row]
     names = rows["player"].to_numpy()[first_row]
-    total = sum_by(player, rows["points"].to_numpy(), n_players)
+    penalty = sum_by(player, rows["penalty"].to_numpy(), n_players)
+    total = sum_by(player, rows["points"].to_numpy(), n_players) - penalty
     deals = np.bincount(player, minlength=n_players).astype(np.int64)
 
     out = pd.DataFrame({"section": pd.Series(section, dtype="str"), "player": names})
     out["total"] = decimal_series(total, 2)
+    out["penalty"] = decimal_series(penalty, 2)
     out["deals"] = deals
     criteria = [Criterion("total", [-total])]
     absent = np.ones(n_players, dtype=bool)
@@ -79,7 +90,11 @@ def standings(data: Results | pd.DataFrame, rules: Rules | None = None) -> pd.Da
         out["beaten_avg"] = decimal_series(no_value, 2, absent)
         beaten_keys = None
 
-    rank_matrix, rank_text = _rank_counts(player, rows["deal_rank"].to_numpy(), n_players)
+    # A void result has no rank (0) and counts for no place.
+    ranked = (rows["deal_rank"] > 0).to_numpy()
+    rank_matrix, rank_text = _rank_counts(
+        player[ranked], rows["deal_rank"].to_numpy()[ranked], n_players
+    )
     out["rank_counts"] = rank_text
 
     seconds_keys: dict[str, SortKeys] = {}

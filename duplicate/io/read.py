@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from duplicate.core.adjustments import Adjustments, parse_adjustments
 from duplicate.core.results import Results, parse_results
 from duplicate.errors import InputOutputError, InvalidData, Problem
 
@@ -52,6 +53,12 @@ def read_results(
     """Read and validate a results file; raise InvalidData listing every problem."""
     raw, first_row = read_raw(path, encoding)
     return parse_results(raw, source_name(path), first_row, deal_scope)
+
+
+def read_adjustments(path: str | Path, encoding: str | None = None) -> Adjustments:
+    """Read and validate an adjustments file (round, deal, player, kind, value, reason)."""
+    raw, first_row = read_raw(path, encoding)
+    return parse_adjustments(raw, source_name(path), first_row)
 
 
 def _read_parquet(data: bytes, source: str) -> pd.DataFrame:

@@ -18,10 +18,16 @@ def expected_outputs(case: Path) -> dict[str, bytes]:
     rules_file = case / "rules.toml"
     rules = duplicate.load_rules(rules_file) if rules_file.exists() else duplicate.Rules()
     results = duplicate.read_results(case / "results.csv", deal_scope=rules.deal_scope)
+    adjustments_file = case / "adjustments.csv"
+    adjustments = (
+        duplicate.read_adjustments(adjustments_file) if adjustments_file.exists() else None
+    )
     meta = {"version": "golden", "rules": rules.to_toml()}
     return {
-        "score.csv": encode(duplicate.score(results, rules), "csv", "scores", meta),
-        "standings.csv": encode(duplicate.standings(results, rules), "csv", "standings", meta),
+        "score.csv": encode(duplicate.score(results, rules, adjustments), "csv", "scores", meta),
+        "standings.csv": encode(
+            duplicate.standings(results, rules, adjustments), "csv", "standings", meta
+        ),
     }
 
 

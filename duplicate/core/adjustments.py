@@ -1,0 +1,203 @@
+"""The chief arbiter's corrections (Big Two rules, article 15), applied to the results.
+
+An adjustments file has one row per correction: round, deal, player, kind, value, reason.
+
+- mp_pct: an assigned result (say 60 or 40 for a deal disrupted through no fault of the
+  player). The row leaves its comparison group, the others are matchpointed without it,
+  and the assigned MP% takes part in the deal ranking.
+- penalty: rank points deducted from the player's total.
+- void: the result is cancelled: not compared, not ranked, no rank points.
+
+Every adjustment must name a result that exists, and give its reason. Adjustments change
+matchpoints, ranks and totals; beaten_avg still compares the scores as played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from duplicate.core.exact import IntArray
+from duplicate.core.results import Results
+from duplicate.errors import InvalidData, Problem
+
+KINDS = ("mp_pct", "penalty", "void")
+_CENTS = r"[0-9]+(?:\.[0-9]{1,2})?"
+
+
+@dataclass(frozen=True)
+class Adjustments:
+    """Parsed adjustments: round, deal, player (as text), kind, cents, reason, row."""
+
+    frame: pd.DataFrame
+    source: str
+
+
+@dataclass(frozen=True)
+class RowAdjustments:
+    """Adjustments aligned with the rows of a Results frame."""
+
+    assigned_centi: IntArray  # assigned MP% x 100, or -1
+    void: npt.NDArray[np.bool_]
+    penalty_cents: IntArray
+    note: npt.NDArray[np.object_]  # "kind value: reason; ..." or ""
+
+
+def parse_adjustments(
+    raw: pd.DataFrame, source: str = "<adjustments>", first_row: int = 2
+) -> Adjustments:
+    """Validate an adjustments table; raise InvalidData listing every problem."""
+    columns = {str(c).strip().casefold(): c for c in raw.columns}
+    missing = [c for c in ("deal", "player", "kind", "reason") if c not in columns]
+    if missing:
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
+                    hint="adjustments need round, deal, player, kind, value, reason",
+                )
+            ]
+        )
+    raw = raw.reset_index(drop=True)
+
+    def text(name: str, default: str = "") -> pd.Series:
+        if name not in columns:
+            return pd.Series([default] * len(raw), dtype="str")
+        return raw[columns[name]].astype("str").str.strip().fillna("").replace("nan", "")
+
+    rows = np.arange(first_row, first_row + len(raw))
+    frame = pd.DataFrame(
+        {
+            "round": text("round", "1").replace("", "1"),
+            "deal": text("deal"),
+            "player": text("player"),
+            "kind": text("kind").str.casefold(),
+            "value": text("value"),
+            "reason": text("reason"),
+            "row": rows,
+        }
+    )
+    problems: list[Problem] = []
+
+    def flag(mask: pd.Series, column: str, message: str, hint: str) -> None:
+        for i in np.flatnonzero(mask.to_numpy()):
+            problems.append(
+                Problem(source, message.format(**frame.iloc[i]), (int(rows[i]),), column, hint)
+            )
+
+    flag(
+        ~frame["round"].str.fullmatch(r"[1-9][0-9]*"),
+        "round",
+        "{round!r} is not a round number",
+        "rounds count from 1",
+    )
+    for name in ("deal", "player", "reason"):
+        flag(frame[name] == "", name, "empty", f"every adjustment needs its {name}")
+    flag(~frame["kind"].isin(KINDS), "kind", "unknown kind {kind!r}", "use mp_pct, penalty or void")
+    valued = frame["kind"].isin(["mp_pct", "penalty"])
+    flag(
+        valued & ~frame["value"].str.fullmatch(_CENTS),
+        "value",
+        "{value!r} is not a number >= 0 with at most 2 decimals",
+        "mp_pct takes 0 to 100, penalty the points deducted",
+    )
+    cents = pd.to_numeric(
+        frame["value"].where(valued & frame["value"].str.fullmatch(_CENTS)), errors="coerce"
+    )
+    flag(
+        (frame["kind"] == "mp_pct") & (cents > 100),
+        "value",
+        "MP% {value} is over 100",
+        "an assigned MP% is 0 to 100",
+    )
+    if problems:
+        raise InvalidData(problems)
+    frame["cents"] = (cents.fillna(0) * 100).round().astype("int64")
+    frame["round"] = frame["round"].astype("int64")
+    return Adjustments(frame.drop(columns="value"), source)
+
+
+def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustments:
+    """Attach each adjustment to its result row; an adjustment naming no row is an error."""
+    frame = results.frame
+    keys = pd.DataFrame(
+        {
+            "round": frame["round"].to_numpy(dtype=np.int64),
+            "deal": frame["deal"].astype("str").to_numpy(),
+            "player": frame["player"].astype("str").to_numpy(),
+            "at": np.arange(len(frame)),
+        }
+    )
+    adj = adjustments.frame
+    merged = adj.merge(keys, on=["round", "deal", "player"], how="left")
+    problems = []
+    for row in merged[merged["at"].isna()].to_dict("records"):
+        problems.append(
+            Problem(
+                adjustments.source,
+                f"no result for player {row['player']!r} on round {row['round']}, "
+                f"deal {row['deal']!r}",
+                (int(row["row"]),),
+                "player",
+                f"check the round, deal and player against {results.source}",
+            )
+        )
+    matched = merged.dropna(subset=["at"]).astype({"at": "int64"})
+    doubled = matched[matched.duplicated("row", keep=False)].drop_duplicates("row")
+    for row in doubled.to_dict("records"):
+        problems.append(
+            Problem(
+                adjustments.source,
+                f"player {row['player']!r} on round {row['round']}, deal "
+                f"{row['deal']!r} matches results in several sections",
+                (int(row["row"]),),
+                "player",
+                "player ids must be unique across sections",
+            )
+        )
+    outcome = matched[matched["kind"] != "penalty"]
+    clashes = outcome[outcome.duplicated("at", keep=False)]
+    for position in sorted(set(clashes["at"])):
+        problems.append(
+            Problem(
+                adjustments.source,
+                "more than one mp_pct or void for one result",
+                tuple(int(r) for r in clashes.loc[clashes["at"] == position, "row"]),
+                "kind",
+                f"keep one (result at row {int(frame['row'].iloc[position])} of {results.source})",
+            )
+        )
+    if problems:
+        raise InvalidData(problems)
+
+    n = len(frame)
+    assigned = np.full(n, -1, dtype=np.int64)
+    void = np.zeros(n, dtype=bool)
+    penalty = np.zeros(n, dtype=np.int64)
+    at = matched["at"].to_numpy()
+    kind = matched["kind"].to_numpy()
+    cents = matched["cents"].to_numpy()
+    assigned[at[kind == "mp_pct"]] = cents[kind == "mp_pct"]
+    void[at[kind == "void"]] = True
+    np.add.at(penalty, at[kind == "penalty"], cents[kind == "penalty"])
+    shown = np.where(
+        kind == "void", "", " " + pd.Series(cents / 100).map("{:.2f}".format).to_numpy()
+    )
+    text = pd.Series(kind + shown + ": " + matched["reason"].to_numpy())
+    notes = text.groupby(at).agg("; ".join)
+    note = np.full(n, "", dtype=object)
+    note[notes.index.to_numpy()] = notes.to_numpy()
+    return RowAdjustments(assigned, void, penalty, note)
+
+
+def no_adjustments(n: int) -> RowAdjustments:
+    return RowAdjustments(
+        np.full(n, -1, dtype=np.int64),
+        np.zeros(n, dtype=bool),
+        np.zeros(n, dtype=np.int64),
+        np.full(n, "", dtype=object),
+    )

@@ -1,0 +1,125 @@
+"""Arbiter's corrections: each kind changes exactly the numbers it should."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import duplicate
+from duplicate.cli import app
+from tests.conftest import GOLDEN
+
+CASE = GOLDEN / "adjustments"
+RESULTS = duplicate.read_results(CASE / "results.csv")
+
+
+def adjust(*rows: tuple[int, int, str, str, str, str]) -> duplicate.Adjustments:
+    return duplicate.parse_adjustments(
+        pd.DataFrame(rows, columns=["round", "deal", "player", "kind", "value", "reason"])
+    )
+
+
+def by_row(frame: pd.DataFrame) -> dict[tuple[int, str], tuple[object, ...]]:
+    def value(v: object) -> object:
+        return None if v is pd.NA else v
+
+    return {
+        (r.deal, r.player): tuple(
+            value(v) for v in (r.n, r.mp, r.mp_pct, r.deal_rank, r.rank_points)
+        )
+        for r in frame.astype(object).itertuples()
+    }
+
+
+def changed(before: pd.DataFrame, after: pd.DataFrame) -> set[tuple[int, str]]:
+    a, b = by_row(before), by_row(after)
+    return {key for key in a if a[key] != b[key]}
+
+
+PLAIN = duplicate.score(RESULTS)
+
+
+def test_an_assigned_mp_pct_leaves_the_group_and_enters_the_ranking() -> None:
+    after = duplicate.score(RESULTS, adjustments=adjust((1, 1, "C", "mp_pct", "60", "disrupted")))
+    assert changed(PLAIN, after) <= {(1, p) for p in "ABCD"}
+    rows = by_row(after)
+    # A, B, D are compared among themselves: N = 3, top 4.
+    assert rows[(1, "A")][:3] == (3, 4, Decimal("100.00"))
+    assert rows[(1, "B")][:3] == (3, 2, Decimal("50.00"))
+    assert rows[(1, "C")] == (None, None, Decimal("60.00"), 2, Decimal("7000.00"))
+    assert [rows[(1, p)][3] for p in "ABD"] == [1, 3, 4]
+
+
+def test_a_void_result_is_not_compared_ranked_or_scored() -> None:
+    after = duplicate.score(RESULTS, adjustments=adjust((1, 2, "D", "void", "", "out of turn")))
+    assert changed(PLAIN, after) == {(2, p) for p in "ABCD"}
+    rows = by_row(after)
+    assert rows[(2, "D")] == (None, None, None, None, None)
+    assert [rows[(2, p)][3] for p in "CBA"] == [1, 2, 3]
+    table = duplicate.standings(RESULTS, adjustments=adjust((1, 2, "D", "void", "", "x")))
+    assert table.set_index("player").loc["D", "rank_counts"] == "4:1"
+
+
+def test_a_penalty_changes_only_the_total() -> None:
+    before = duplicate.standings(RESULTS).set_index("player")
+    after = duplicate.standings(
+        RESULTS, adjustments=adjust((1, 1, "A", "penalty", "500", "slow play"))
+    ).set_index("player")
+    assert after.loc["A", "total"] == before.loc["A", "total"] - Decimal(500)
+    assert after.loc["A", "penalty"] == Decimal("500.00")
+    for player in "BCD":
+        assert after.loc[player, "total"] == before.loc[player, "total"]
+    assert (
+        changed(
+            PLAIN, duplicate.score(RESULTS, adjustments=adjust((1, 1, "A", "penalty", "500", "x")))
+        )
+        == set()
+    )
+
+
+def test_the_golden_event_totals() -> None:
+    adjustments = duplicate.read_adjustments(CASE / "adjustments.csv")
+    table = duplicate.standings(RESULTS, adjustments=adjustments)
+    assert list(table["player"]) == ["C", "A", "B", "D"]
+    assert list(table["total"]) == [Decimal(17000), Decimal(14500), Decimal(12000), Decimal(3500)]
+
+
+@pytest.mark.parametrize(
+    ("rows", "fragment"),
+    [
+        ([(1, 3, "A", "void", "", "x")], "no result for player 'A' on round 1, deal '3'"),
+        ([(1, 1, "Z", "void", "", "x")], "no result for player 'Z'"),
+        ([(1, 1, "A", "bonus", "5", "x")], "unknown kind 'bonus'"),
+        ([(1, 1, "A", "void", "", "")], "column 'reason': empty"),
+        ([(1, 1, "A", "mp_pct", "120", "x")], "MP% 120 is over 100"),
+        ([(1, 1, "A", "penalty", "-5", "x")], "'-5' is not a number >= 0"),
+        (
+            [(1, 1, "A", "mp_pct", "60", "x"), (1, 1, "A", "void", "", "y")],
+            "more than one mp_pct or void",
+        ),
+    ],
+)
+def test_bad_adjustments_are_errors(
+    rows: list[tuple[int, int, str, str, str, str]], fragment: str
+) -> None:
+    with pytest.raises(duplicate.InvalidData, match=fragment.replace("(", r"\(")):
+        duplicate.score(RESULTS, adjustments=adjust(*rows))
+
+
+def test_cli_names_the_adjustments_file_row(tmp_path: Path) -> None:
+    bad = tmp_path / "adj.csv"
+    bad.write_text(
+        "round,deal,player,kind,value,reason\n1,1,A,void,,x\n1,9,A,void,,y\n", encoding="utf-8"
+    )
+    result = CliRunner().invoke(
+        app, ["standings", str(CASE / "results.csv"), "--adjustments", str(bad)]
+    )
+    assert result.exit_code == 1
+    assert (
+        f"{bad}, row 3, column 'player': no result for player 'A' on round 1, deal '9'"
+        in result.stderr
+    )

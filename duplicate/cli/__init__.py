@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from duplicate import __version__
+from duplicate.cli import explain as explain_command
 from duplicate.cli import rules as rules_command
 from duplicate.cli import score as score_command
 from duplicate.cli import seat as seat_command
@@ -48,7 +49,14 @@ def root(
     set_debug(debug)
 
 
-for module in (score_command, standings_command, seat_command, validate_command, rules_command):
+for module in (
+    score_command,
+    standings_command,
+    explain_command,
+    seat_command,
+    validate_command,
+    rules_command,
+):
     module.register(app)
 
 

@@ -14,6 +14,7 @@ from duplicate.cli import score as score_command
 from duplicate.cli import seat as seat_command
 from duplicate.cli import standings as standings_command
 from duplicate.cli import validate as validate_command
+from duplicate.cli import verify as verify_command
 from duplicate.cli.common import set_debug
 
 app = typer.Typer(
@@ -55,6 +56,7 @@ for module in (
     explain_command,
     seat_command,
     validate_command,
+    verify_command,
     rules_command,
 ):
     module.register(app)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+from decimal import Decimal
 import sys
 from pathlib import Path
 
@@ -59,6 +61,31 @@ def read_adjustments(path: str | Path, encoding: str | None = None) -> Adjustmen
     """Read and validate an adjustments file (round, deal, player, kind, value, reason)."""
     raw, first_row = read_raw(path, encoding)
     return parse_adjustments(raw, source_name(path), first_row)
+
+
+def read_published(path: str | Path, encoding: str | None = None) -> pd.DataFrame:
+    """A table as `duplicate` writes it: CSV, Parquet, or JSON ({"standings": [...]})."""
+    data = read_bytes(path)
+    source = source_name(path)
+    if data.lstrip()[:1] == b"{":
+        try:
+            # Decimals, so that published numbers compare exactly.
+            document = json.loads(data, parse_float=Decimal)
+        except ValueError as exc:
+            raise InvalidData([Problem(source, f"is not valid JSON ({exc})")]) from None
+        rows = document.get("standings") if isinstance(document, dict) else None
+        if not isinstance(rows, list):
+            raise InvalidData(
+                [
+                    Problem(
+                        source, "has no 'standings' list", hint="give a file written by standings"
+                    )
+                ]
+            )
+        return pd.DataFrame(rows)
+    if data.startswith(PARQUET_MAGIC):
+        return _read_parquet(data, source)
+    return _read_csv(data, source, encoding)
 
 
 def _read_parquet(data: bytes, source: str) -> pd.DataFrame:

@@ -64,11 +64,20 @@ def csv_bytes(table: pa.Table) -> bytes:
 def json_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
     """{"version": ..., "rules": {...}, kind: [rows]}, decimals as JSON numbers.
 
-    A 2-decimal value such as 1666.67 prints as exactly that: Python writes the shortest
-    text that reads back as the same float.
+    A decimal goes through Python's float(Decimal), which rounds correctly, and prints
+    as the shortest text that reads back as that float: 1666.67 prints as 1666.67.
+    (Arrow's own decimal-to-float cast is not correctly rounded.)
     """
-    columns = [c.cast(pa.float64()) if pa.types.is_decimal(c.type) else c for c in table.columns]
-    rows = pa.table(columns, names=table.column_names).to_pylist()
+    decimals = [
+        name
+        for name, t in zip(table.column_names, table.schema.types, strict=True)
+        if pa.types.is_decimal(t)
+    ]
+    rows = table.to_pylist()
+    for row in rows:
+        for name in decimals:
+            if row[name] is not None:
+                row[name] = float(row[name])
     document: dict[str, object] = {
         **{key: value for key, value in meta.items() if key != "rules"},
         "rules": tomllib.loads(meta["rules"]),

@@ -1,0 +1,100 @@
+"""`verify`: published standings against recomputed ones."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from duplicate.cli import app
+from tests.conftest import SAMPLE
+
+runner = CliRunner()
+RESULTS = str(SAMPLE / "big2_event.csv")
+
+
+def publish(tmp_path: Path, suffix: str) -> Path:
+    path = tmp_path / f"standings.{suffix}"
+    assert runner.invoke(app, ["standings", RESULTS, "-o", str(path)]).exit_code == 0
+    return path
+
+
+def differences(published: Path) -> tuple[int, pd.DataFrame]:
+    result = runner.invoke(app, ["verify", RESULTS, str(published)])
+    found = (
+        pd.read_csv(io.StringIO(result.stdout), dtype=str, keep_default_na=False)
+        if result.stdout
+        else pd.DataFrame()
+    )
+    return result.exit_code, found
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet", "json"])
+def test_untouched_output_agrees(tmp_path: Path, suffix: str) -> None:
+    result = runner.invoke(app, ["verify", RESULTS, str(publish(tmp_path, suffix))])
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert "agrees" in result.stderr
+
+
+def test_a_single_changed_total(tmp_path: Path) -> None:
+    path = publish(tmp_path, "csv")
+    path.write_text(path.read_text().replace(",P39,67835.09,", ",P39,67835.10,"))
+    code, found = differences(path)
+    assert code == 1
+    assert found.to_dict("records") == [
+        {
+            "section": "",
+            "player": "P39",
+            "field": "total",
+            "published": "67835.1",
+            "recomputed": "67835.09",
+        }
+    ]
+
+
+def test_a_swapped_pair_of_places(tmp_path: Path) -> None:
+    path = publish(tmp_path, "csv")
+    text = path.read_text()
+    text = re.sub(r"^,1,P39,", ",X,P39,", text, flags=re.M)
+    text = re.sub(r"^,2,P47,", ",1,P47,", text, flags=re.M)
+    text = re.sub(r"^,X,P39,", ",2,P39,", text, flags=re.M)
+    path.write_text(text)
+    code, found = differences(path)
+    assert code == 1
+    assert sorted(
+        zip(found["player"], found["field"], found["published"], found["recomputed"], strict=True)
+    ) == [
+        ("P39", "place", "2", "1"),
+        ("P47", "place", "1", "2"),
+    ]
+
+
+def test_a_missing_player(tmp_path: Path) -> None:
+    path = publish(tmp_path, "json")
+    document = json.loads(path.read_text())
+    document["standings"] = [r for r in document["standings"] if r["player"] != "P07"]
+    path.write_text(json.dumps(document))
+    code, found = differences(path)
+    assert code == 1
+    assert found.to_dict("records") == [
+        {
+            "section": "",
+            "player": "P07",
+            "field": "player",
+            "published": "(missing)",
+            "recomputed": "P07",
+        }
+    ]
+
+
+def test_json_numbers_print_exactly(tmp_path: Path) -> None:
+    text = publish(tmp_path, "json").read_text()
+    numbers = re.findall(r'"(?:total|beaten_avg|trimmed_seconds)": ([0-9.]+)', text)
+    assert numbers
+    assert all(len(n.split(".")[1]) <= 2 for n in numbers if "." in n)

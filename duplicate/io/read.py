@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from decimal import Decimal
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,16 @@ if TYPE_CHECKING:
     import pandas as pd
 
 RIGHT_ALIGNED = ("int", "decimal", "double", "float", "bool")
+
+
+@dataclass(frozen=True)
+class Written:
+    """One file (or standard output) that a command wrote."""
+
+    path: str
+    format: str
+    data: bytes
+    rows: int | None
 
 
 def rules_sidecar(output: str) -> Path:
@@ -39,8 +50,8 @@ def emit(
     kind: str,
     inputs: list[str],
     notes: dict[str, str] | None = None,
-) -> None:
-    """Write `frame` where the options say, in the format they ask for.
+) -> list[Written]:
+    """Write `frame` where the options say, in the format they ask for; say what was written.
 
     `notes` (such as a draw's seed) travel with the rules: as metadata in Parquet and
     JSON, as comments in a CSV file's rules file.
@@ -50,7 +61,7 @@ def emit(
     refuse_overwriting_inputs(output, inputs)
     if fmt is OutputFormat.table or (fmt is None and output is None and stdout_is_terminal()):
         render_table(frame, Console(highlight=False))
-        return
+        return []
     chosen = format_for(output, fmt.value if fmt is not None else None)
     notes = notes or {}
     data = encode(frame, chosen, kind, {"version": __version__, "rules": rules.to_toml(), **notes})
@@ -58,16 +69,19 @@ def emit(
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
-        return
+        return [Written("-", chosen, data, len(frame))]
     write_atomic(output, data)
-    written = [output]
+    written = [Written(output, chosen, data, len(frame))]
     if chosen == "csv":
         sidecar = rules_sidecar(output)
         refuse_overwriting_inputs(str(sidecar), inputs)
         comments = "".join(f"# {key}: {value}\n" for key, value in sorted(notes.items()))
-        write_atomic(sidecar, (comments + rules.to_toml()).encode("utf-8"))
-        written.append(str(sidecar))
-    stderr.print(f"wrote {len(frame)} rows to {' and rules to '.join(written)}", markup=False)
+        rules_text = (comments + rules.to_toml()).encode("utf-8")
+        write_atomic(sidecar, rules_text)
+        written.append(Written(str(sidecar), "toml", rules_text, None))
+    names = " and rules to ".join(w.path for w in written)
+    stderr.print(f"wrote {len(frame)} rows to {names}", markup=False)
+    return written
 
 
 def render_table(frame: pd.DataFrame, console: Console) -> None:

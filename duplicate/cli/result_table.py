@@ -17,8 +17,10 @@ from duplicate.cli.common import (
     RulesOpt,
     TieRankingOpt,
     effective_rules,
+    refuse_overwriting_inputs,
     reports_errors,
 )
+from duplicate.cli.manifest import ManifestOpt, adjustment_records, input_record, write_manifest
 from duplicate.cli.output import emit
 
 
@@ -37,6 +39,7 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
         rank_factors: RankFactorsOpt = None,
         rank_base: RankBaseOpt = None,
         adjustments: AdjustmentsOpt = None,
+        manifest: ManifestOpt = None,
     ) -> None:
         from duplicate.io.read import read_adjustments, read_results
 
@@ -46,7 +49,8 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
         data = read_results(results, encoding, rules.deal_scope)
         corrections = read_adjustments(adjustments, encoding) if adjustments else None
         inputs = [results] + ([adjustments] if adjustments else [])
-        emit(
+        refuse_overwriting_inputs(manifest, inputs)
+        written = emit(
             run(data, rules, corrections),
             output=output,
             fmt=fmt,
@@ -54,6 +58,18 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
             kind=kind,
             inputs=inputs,
         )
+        if manifest is not None:
+            records = [input_record("results", results, len(data.frame))]
+            if adjustments and corrections is not None:
+                records.append(input_record("adjustments", adjustments, len(corrections.frame)))
+            write_manifest(
+                manifest,
+                command=kind,
+                rules=rules,
+                inputs=records,
+                outputs=written,
+                adjustments=adjustment_records(corrections),
+            )
 
     command.__doc__ = doc
     return command

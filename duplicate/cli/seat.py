@@ -16,9 +16,11 @@ from duplicate.cli.common import (
     SeatingOrder,
     TieRankingOpt,
     effective_rules,
+    refuse_overwriting_inputs,
     reports_errors,
     stderr,
 )
+from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
 from duplicate.cli.output import emit
 from duplicate.errors import UsageError
 
@@ -78,6 +80,7 @@ def seat(
         typer.Option("--versus-robots", help="Every player in seat 0 at a table of robots."),
     ] = False,
     output: OutputOpt = None,
+    manifest: ManifestOpt = None,
     fmt: FormatOpt = None,
     encoding: EncodingOpt = None,
     rules_file: RulesOpt = None,
@@ -139,7 +142,8 @@ def seat(
     for report in seating.reports:
         stderr.print(str(report), markup=False)
     notes = {"seed": str(seed)} if round_no == 1 else {}
-    emit(
+    refuse_overwriting_inputs(manifest, inputs)
+    written = emit(
         seating.frame,
         output=output,
         fmt=fmt,
@@ -148,3 +152,13 @@ def seat(
         inputs=inputs,
         notes=notes,
     )
+    if manifest is not None:
+        records = []
+        if results is not None and data is not None:
+            records.append(input_record("results", results, len(data.frame)))
+        for role, path, table in (("players", players, field), ("partners", partners, pairs)):
+            if path is not None and table is not None:
+                records.append(input_record(role, str(path), len(table)))
+        write_manifest(
+            manifest, command="seat", rules=rules, inputs=records, outputs=written, notes=notes
+        )

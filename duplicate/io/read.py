@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import sys
@@ -26,10 +27,16 @@ def source_name(path: str | Path) -> str:
     return "<stdin>" if str(path) == "-" else str(path)
 
 
+# sha256 of what was read from standard input: it cannot be read again for a manifest.
+_stdin_sha256: list[str] = []
+
+
 def read_bytes(path: str | Path) -> bytes:
     """The whole file, or standard input for '-'."""
     if str(path) == "-":
-        return sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read()
+        _stdin_sha256[:] = [hashlib.sha256(data).hexdigest()]
+        return data
     try:
         return Path(path).read_bytes()
     except FileNotFoundError:
@@ -38,6 +45,13 @@ def read_bytes(path: str | Path) -> bytes:
         raise InputOutputError(f"{path}: is a directory, not a results file") from None
     except OSError as exc:
         raise InputOutputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def sha256_of(path: str | Path) -> str:
+    """The sha256 of an input: the file as it is now, or what standard input gave."""
+    if str(path) == "-":
+        return _stdin_sha256[0] if _stdin_sha256 else ""
+    return hashlib.sha256(read_bytes(path)).hexdigest()
 
 
 def read_raw(path: str | Path, encoding: str | None = None) -> tuple[pd.DataFrame, int]:

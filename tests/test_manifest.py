@@ -1,0 +1,103 @@
+"""Run manifests: hashes that match the files, and the same manifest on a re-run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from duplicate.cli import app
+from tests.conftest import GOLDEN, SAMPLE
+
+runner = CliRunner()
+CASE = GOLDEN / "adjustments"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run_standings(tmp_path: Path, manifest: str) -> dict[str, object]:
+    args = [
+        "standings",
+        str(CASE / "results.csv"),
+        "--adjustments",
+        str(CASE / "adjustments.csv"),
+        "-o",
+        str(tmp_path / "standings.parquet"),
+        "--manifest",
+        str(tmp_path / manifest),
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    document: dict[str, object] = json.loads((tmp_path / manifest).read_text(encoding="utf-8"))
+    return document
+
+
+def test_manifest_hashes_match_the_files(tmp_path: Path) -> None:
+    m = run_standings(tmp_path, "m.json")
+    inputs = {i["role"]: i for i in m["inputs"]}  # type: ignore[attr-defined]
+    assert inputs["results"]["sha256"] == sha256(CASE / "results.csv")
+    assert inputs["results"]["rows"] == 8
+    assert inputs["adjustments"]["sha256"] == sha256(CASE / "adjustments.csv")
+    (output,) = m["outputs"]  # type: ignore[misc]
+    assert output["sha256"] == sha256(tmp_path / "standings.parquet")
+    assert output["rows"] == 4
+    rules = m["rules"]  # type: ignore[index]
+    assert hashlib.sha256(rules["toml"].encode()).hexdigest() == rules["sha256"]
+    assert [a["reason"] for a in m["adjustments"]] == [  # type: ignore[attr-defined]
+        "table disconnected through no fault of the player",
+        "played out of turn",
+        "slow play after a warning",
+    ]
+
+
+def test_a_rerun_gives_the_same_manifest_but_for_the_time(tmp_path: Path) -> None:
+    first = run_standings(tmp_path, "a.json")
+    second = run_standings(tmp_path, "b.json")
+    first.pop("created")
+    second.pop("created")
+    assert first == second
+    text = (tmp_path / "a.json").read_text(encoding="utf-8")
+    assert text == json.dumps(json.loads(text), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_manifest_of_stdin_and_stdout(tmp_path: Path) -> None:
+    data = (SAMPLE / "spec_example.csv").read_bytes()
+    manifest = tmp_path / "m.json"
+    result = runner.invoke(app, ["score", "-", "-o", "-", "--manifest", str(manifest)], input=data)
+    assert result.exit_code == 0
+    m = json.loads(manifest.read_text(encoding="utf-8"))
+    assert m["inputs"][0] == {
+        "path": "-",
+        "role": "results",
+        "rows": 9,
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+    assert m["outputs"][0]["sha256"] == hashlib.sha256(result.stdout_bytes).hexdigest()
+
+
+def test_seat_manifest_records_the_seed(tmp_path: Path) -> None:
+    players = tmp_path / "players.csv"
+    players.write_text("player\nA\nB\nC\nD\n", encoding="utf-8")
+    args = [
+        "seat",
+        "--players",
+        str(players),
+        "--round",
+        "1",
+        "--seed",
+        "11",
+        "-k",
+        "2",
+        "-o",
+        str(tmp_path / "r1.csv"),
+        "--manifest",
+        str(tmp_path / "m.json"),
+    ]
+    assert runner.invoke(app, args).exit_code == 0
+    m = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    assert m["notes"] == {"seed": "11"}
+    assert m["inputs"][0]["role"] == "players"

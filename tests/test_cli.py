@@ -248,3 +248,32 @@ def test_python_dash_m_runs_the_cli(spec_example: Path) -> None:
     )
     assert done.returncode == 0
     assert done.stdout == run("standings", str(spec_example))[3]
+
+
+def test_progress_only_for_a_terminal() -> None:
+    import io as stdio
+
+    from rich.console import Console
+
+    from duplicate.cli.common import working
+
+    shown = stdio.StringIO()
+    with working("scoring", Console(file=shown, force_terminal=True)) as status:
+        assert status is not None
+    quiet = stdio.StringIO()
+    with working("scoring", Console(file=quiet, force_terminal=False)) as nothing:
+        assert nothing is None
+    assert quiet.getvalue() == ""
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) -> None:
+    path = tmp_path / "evil.csv"
+    path.write_text(
+        'deal,seat,player,score\n1,0,"=HYPERLINK(""x"")",1\n1,0,-5,2\n1,0,-cmd,3\n1,0,@SUM(A1),0\n',
+        encoding="utf-8",
+    )
+    out = run("standings", str(path))[1]
+    players = [line.split(",")[2] for line in out.splitlines()[1:]]
+    assert players == ['"\'-cmd"', '"-5"', '"\'=HYPERLINK(""x"")"', '"\'@SUM(A1)"']
+    document = json.loads(run("standings", str(path), "--format", "json")[1])
+    assert [r["player"] for r in document["standings"]][2] == '=HYPERLINK("x")'

@@ -7,7 +7,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -108,6 +108,12 @@ RankFactorsOpt = Annotated[
 RankBaseOpt = Annotated[
     int | None, typer.Option("--rank-base", help="Rank points for a factor of 1. Default 10000.")
 ]
+
+
+def working(message: str, console: Console | None = None) -> AbstractContextManager[object]:
+    """A spinner with `message` on stderr for a person at a terminal; nothing otherwise."""
+    console = console or stderr
+    return console.status(message) if console.is_terminal else nullcontext()
 
 
 def effective_rules(

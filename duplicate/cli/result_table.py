@@ -19,6 +19,7 @@ from duplicate.cli.common import (
     effective_rules,
     refuse_overwriting_inputs,
     reports_errors,
+    working,
 )
 from duplicate.cli.manifest import ManifestOpt, adjustment_records, input_record, write_manifest
 from duplicate.cli.output import emit
@@ -46,12 +47,15 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
         module, function = compute.split(":")
         run = getattr(importlib.import_module(module), function)
         rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
-        data = read_results(results, encoding, rules.deal_scope)
-        corrections = read_adjustments(adjustments, encoding) if adjustments else None
+        with working(f"reading {results}"):
+            data = read_results(results, encoding, rules.deal_scope)
+            corrections = read_adjustments(adjustments, encoding) if adjustments else None
+        with working(f"computing {kind}"):
+            table = run(data, rules, corrections)
         inputs = [results] + ([adjustments] if adjustments else [])
         refuse_overwriting_inputs(manifest, inputs)
         written = emit(
-            run(data, rules, corrections),
+            table,
             output=output,
             fmt=fmt,
             rules=rules,

@@ -9,7 +9,7 @@ import os
 import tempfile
 import tomllib
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import pandas as pd
 import pyarrow as pa
@@ -43,8 +43,42 @@ def to_arrow(frame: pd.DataFrame) -> pa.Table:
     return pa.Table.from_pandas(frame, preserve_index=False)
 
 
+def neutralise_formulas(column: pa.ChunkedArray[Any]) -> pa.ChunkedArray[Any]:
+    """Text a spreadsheet would run as a formula, prefixed with an apostrophe.
+
+    A cell starting with =, +, @, a tab or a carriage return, or with - when it is not a
+    number, would be evaluated by a spreadsheet; "'=1+1" shows as the text =1+1.
+    """
+    risky = pc.or_(
+        pc.match_substring_regex(column, r"^[=+@\t\r]"),
+        pc.and_(
+            pc.starts_with(column, "-"),
+            pc.invert(pc.match_substring_regex(column, r"^-[0-9]+(\.[0-9]+)?$")),
+        ),
+    )
+    if not pc.any(risky).as_py():
+        return column
+    apostrophe, nothing = pa.scalar("'", type=column.type), pa.scalar("", type=column.type)
+    safe: pa.ChunkedArray[Any] = pc.if_else(
+        risky, pc.binary_join_element_wise(apostrophe, column, nothing), column
+    )
+    return safe
+
+
 def csv_bytes(table: pa.Table) -> bytes:
-    """CSV that quotes only when some value needs it, so plain tables stay plain."""
+    """CSV that quotes only when some value needs it, so plain tables stay plain.
+
+    Text that a spreadsheet would run as a formula is neutralised first.
+    """
+    table = pa.table(
+        [
+            neutralise_formulas(c)
+            if pa.types.is_string(c.type) or pa.types.is_large_string(c.type)
+            else c
+            for c in table.columns
+        ],
+        names=table.column_names,
+    )
     quote = any(
         pc.any(pc.match_substring_regex(column, _NEEDS_QUOTES)).as_py()
         for column in table.columns

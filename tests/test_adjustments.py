@@ -123,3 +123,18 @@ def test_cli_names_the_adjustments_file_row(tmp_path: Path) -> None:
         f"{bad}, row 3, column 'player': no result for player 'A' on round 1, deal '9'"
         in result.stderr
     )
+
+
+def test_seating_follows_the_corrected_standings() -> None:
+    case = GOLDEN / "adjustments"
+    args = ["seat", str(case / "results.csv"), "-k", "2", "--no-avoid-repeats"]
+    plain = CliRunner().invoke(app, args)
+    corrected = CliRunner().invoke(app, [*args, "--adjustments", str(case / "adjustments.csv")])
+    assert corrected.exit_code == 0, corrected.stderr
+    assert [line.split(",")[4] for line in corrected.stdout.splitlines()[1:]] == [
+        "C",
+        "A",
+        "D",
+        "B",
+    ]
+    assert plain.stdout != corrected.stdout

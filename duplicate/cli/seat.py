@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from duplicate.cli.common import (
+    AdjustmentsOpt,
     EncodingOpt,
     Fill,
     FormatOpt,
@@ -79,6 +80,7 @@ def seat(
         bool,
         typer.Option("--versus-robots", help="Every player in seat 0 at a table of robots."),
     ] = False,
+    adjustments: AdjustmentsOpt = None,
     output: OutputOpt = None,
     manifest: ManifestOpt = None,
     fmt: FormatOpt = None,
@@ -95,7 +97,7 @@ def seat(
     from duplicate.core.formats import parse_partners
     from duplicate.core.players import parse_players
     from duplicate.core.seating import seat_next_round
-    from duplicate.io.read import read_raw, read_results, source_name
+    from duplicate.io.read import read_adjustments, read_raw, read_results, source_name
 
     rules = effective_rules(rules_file, tie_ranking, None, None, None)
     pairs = None
@@ -107,6 +109,7 @@ def seat(
         raw, _ = read_raw(players, encoding)
         field = parse_players(raw, source_name(players))
     data = None
+    corrections = None
     if round_no == 1:
         if results is not None:
             raise UsageError("--round 1 draws from the players file; give no RESULTS")
@@ -119,6 +122,7 @@ def seat(
         if round_no is not None:
             raise UsageError("--round is only for drawing round 1; later rounds follow RESULTS")
         data = read_results(results, encoding, rules.deal_scope)
+        corrections = read_adjustments(adjustments, encoding) if adjustments else None
         if avoid_repeats and not data.has_table:
             stderr.print(
                 f"{source_name(results)} has no table column, so who met whom is unknown: "
@@ -137,8 +141,9 @@ def seat(
         window=window,
         partners=pairs,
         versus_robots=versus_robots,
+        adjustments=corrections,
     )
-    inputs = [results or "-"] + [str(p) for p in (players, partners) if p is not None]
+    inputs = [results or "-"] + [str(p) for p in (players, partners, adjustments) if p is not None]
     for report in seating.reports:
         stderr.print(str(report), markup=False)
     notes = {"seed": str(seed)} if round_no == 1 else {}
@@ -156,7 +161,11 @@ def seat(
         records = []
         if results is not None and data is not None:
             records.append(input_record("results", results, len(data.frame)))
-        for role, path, table in (("players", players, field), ("partners", partners, pairs)):
+        for role, path, table in (
+            ("players", players, field),
+            ("partners", partners, pairs),
+            ("adjustments", adjustments, corrections.frame if corrections else None),
+        ):
             if path is not None and table is not None:
                 records.append(input_record(role, str(path), len(table)))
         write_manifest(

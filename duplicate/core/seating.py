@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from duplicate.core.adjustments import Adjustments
 from duplicate.core.exact import IntArray
 from duplicate.core.players import field_order
 from duplicate.core.rematch import assign_tables, balance_seats, pair_keys, repeats_in
@@ -302,6 +303,7 @@ def seat_next_round(
     window: int | None = None,
     partners: dict[str, str] | None = None,
     versus_robots: bool = False,
+    adjustments: Adjustments | None = None,
 ) -> Seating:
     """The seating of the round after the last one in `results` (round 1 when None).
 
@@ -352,7 +354,7 @@ def seat_next_round(
         return Seating(frame, [report])
     data = as_results(results, rules)
     frame = data.frame[~is_robot(data.frame["player"])]
-    table = standings(data, rules)
+    table = standings(data, rules, adjustments)
     next_round = int(data.frame["round"].max()) + 1
     sections = sorted(table["section"].unique())
     if players is not None and len(sections) > 1:

@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import tempfile
 import tomllib
 from pathlib import Path
@@ -163,3 +164,43 @@ def write_atomic(path: str | Path, data: bytes) -> None:
 def write_stream(stream: BinaryIO, data: bytes) -> None:
     stream.write(data)
     stream.flush()
+
+
+REPORT_MARKER = ".duplicate-report"
+
+
+def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
+    """Write a folder of files all at once: build it beside `target`, then swap it in.
+
+    An existing `target` is replaced only when it is empty or an earlier report (it
+    holds the marker file); anything else is refused, so no other folder is lost.
+    """
+    target = Path(target)
+    if target.exists():
+        if not target.is_dir():
+            raise UsageError(f"{target} exists and is not a folder; choose another name")
+        if any(target.iterdir()) and not (target / REPORT_MARKER).exists():
+            raise UsageError(
+                f"{target} is a folder that duplicate did not write; choose a new or empty one"
+            )
+    parent = target.parent if str(target.parent) else Path(".")
+    try:
+        building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    except OSError as exc:
+        raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    try:
+        for relative, data in files.items():
+            path = building / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        (building / REPORT_MARKER).write_bytes(b"")
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))
+            os.replace(target, old / target.name)
+            os.replace(building, target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(building, target)
+    except OSError as exc:
+        shutil.rmtree(building, ignore_errors=True)
+        raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None

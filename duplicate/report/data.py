@@ -1,0 +1,45 @@
+"""What the report shows, computed once: standings, scores, and places round by round."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pandas as pd
+
+from duplicate.core.adjustments import Adjustments
+from duplicate.core.results import Results
+from duplicate.core.scoring import score
+from duplicate.core.standings import standings
+from duplicate.rules import Rules
+
+
+@dataclass(frozen=True)
+class ReportData:
+    standings: pd.DataFrame
+    scores: pd.DataFrame
+    places: pd.DataFrame  # section, player, round, place: the standings after each round
+    rules: Rules
+    adjustments: Adjustments | None
+
+
+def report_data(
+    results: Results, rules: Rules, adjustments: Adjustments | None = None
+) -> ReportData:
+    """Standings, scores, and each player's place after every round."""
+    frame = results.frame
+    places = []
+    for last in sorted(frame["round"].unique()):
+        so_far = replace(results, frame=frame[frame["round"] <= last].reset_index(drop=True))
+        corrections = None
+        if adjustments is not None:
+            kept = adjustments.frame[adjustments.frame["round"] <= last]
+            corrections = replace(adjustments, frame=kept) if len(kept) else None
+        table = standings(so_far, rules, corrections)
+        places.append(table[["section", "player", "place"]].assign(round=int(last)))
+    return ReportData(
+        standings=standings(results, rules, adjustments),
+        scores=score(results, rules, adjustments),
+        places=pd.concat(places, ignore_index=True),
+        rules=rules,
+        adjustments=adjustments,
+    )

@@ -1,0 +1,287 @@
+"""HTML pages of the report: plain strings, every user-supplied text escaped."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import pandas as pd
+
+from duplicate import __version__
+from duplicate.report.data import ReportData
+from duplicate.report.labels import LABELS
+
+STYLE = """
+body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Zen Hei","Microsoft YaHei",sans-serif;
+margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d2330}
+nav a{margin-right:1rem}h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
+table{border-collapse:collapse;margin:1rem 0}
+th,td{padding:.25rem .6rem;border-bottom:1px solid #d9dde5}
+th{text-align:left;background:#f2f4f8}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.flag{color:#b3261e;font-weight:600}pre{background:#f2f4f8;padding:1rem;overflow:auto}
+footer{margin-top:3rem;color:#6b7280;font-size:.85rem}
+"""
+
+STANDINGS_FIELDS = [
+    "place",
+    "player",
+    "total",
+    "penalty",
+    "deals",
+    "beaten_avg",
+    "rank_counts",
+    "total_seconds",
+    "trimmed_seconds",
+    "decided_by",
+    "playoff",
+]
+TRAVELLER_FIELDS = [
+    "table",
+    "player",
+    "score",
+    "mp",
+    "mp_pct",
+    "deal_rank",
+    "rank_points",
+    "adjustment",
+]
+PLAYER_DEAL_FIELDS = [
+    "round",
+    "deal",
+    "table",
+    "seat",
+    "score",
+    "seconds",
+    "n",
+    "mp",
+    "top",
+    "mp_pct",
+    "deal_rank",
+    "rank_points",
+    "adjustment",
+]
+NUMERIC = {
+    "place",
+    "total",
+    "penalty",
+    "deals",
+    "beaten_avg",
+    "total_seconds",
+    "trimmed_seconds",
+    "score",
+    "seconds",
+    "n",
+    "mp",
+    "top",
+    "mp_pct",
+    "deal_rank",
+    "rank_points",
+    "round",
+}
+
+
+def text(value: object) -> str:
+    """A cell as escaped text; missing values blank."""
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+        return ""
+    return escape(str(value), quote=True)
+
+
+class Site:
+    """Builds every page; file names come from positions, never from user text."""
+
+    def __init__(self, data: ReportData, lang: str) -> None:
+        self.data = data
+        self.t = LABELS[lang]
+        self.lang = lang
+        players = data.standings[["section", "player"]].astype(str)
+        self.player_page = {
+            (s, p): f"players/{i + 1}.html"
+            for i, (s, p) in enumerate(players.itertuples(index=False))
+        }
+        deals = data.scores[["section", "round", "deal"]].drop_duplicates().astype(str)
+        self.deal_page = {
+            (s, r, d): f"deals/{i + 1}.html"
+            for i, (s, r, d) in enumerate(deals.itertuples(index=False))
+        }
+
+    def pages(self) -> dict[str, str]:
+        out = {
+            "index.html": self.index(),
+            "rules.html": self.rules(),
+            "deals/index.html": self.deal_list(),
+        }
+        for deal_key, path in self.deal_page.items():
+            out[path] = self.deal(deal_key)
+        for player_key, path in self.player_page.items():
+            out[path] = self.player(player_key)
+        return out
+
+    # -- page frame ---------------------------------------------------------------------
+
+    def page(self, title: str, body: str, depth: int) -> str:
+        up = "../" * depth
+        nav = (
+            f'<nav><a href="{up}index.html">{self.t["standings"]}</a>'
+            f'<a href="{up}deals/index.html">{self.t["deals"]}</a>'
+            f'<a href="{up}rules.html">{self.t["rules"]}</a></nav>'
+        )
+        return (
+            f'<!DOCTYPE html>\n<html lang="{self.t["html_lang"]}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+            f"<body>{nav}<h1>{escape(title)}</h1>{body}"
+            f"<footer>{self.t['made_with']} {escape(__version__)}</footer></body></html>\n"
+        )
+
+    def table(self, frame: pd.DataFrame, fields: list[str], cls: str, link: Any = None) -> str:
+        head = "".join(
+            f'<th scope="col">{self.t.get(f if f != "deals" else "deal_count", f)}</th>'
+            for f in fields
+        )
+        rows = []
+        for record in frame.to_dict("records"):
+            cells = []
+            for f in fields:
+                value = record.get(f)
+                if f == "playoff":
+                    cell = (
+                        f'<span class="flag">{self.t["playoff_flag"]}</span>'
+                        if value is True
+                        else ""
+                    )
+                else:
+                    cell = text(value)
+                if link is not None and f in link:
+                    href = link[f](record)
+                    if href:
+                        cell = f'<a href="{escape(href)}">{cell}</a>'
+                cls_attr = ' class="num"' if f in NUMERIC else ""
+                cells.append(f"<td{cls_attr}>{cell}</td>")
+            rows.append(f"<tr>{''.join(cells)}</tr>")
+        body = "".join(rows)
+        return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+    # -- pages --------------------------------------------------------------------------
+
+    def index(self) -> str:
+        parts = []
+        for section, group in self.data.standings.groupby("section", sort=True):
+            heading = f"<h2>{self.t['section']} {text(section)}</h2>" if section else ""
+            link = {"player": lambda r: self.player_page[(str(r["section"]), str(r["player"]))]}
+            parts.append(heading + self.table(group, STANDINGS_FIELDS, "standings", link))
+        return self.page(self.t["standings"], "".join(parts), 0)
+
+    def deal_list(self) -> str:
+        items = []
+        for (section, rnd, deal), path in self.deal_page.items():
+            where = f"{self.t['section']} {text(section)} · " if section else ""
+            items.append(
+                f'<li><a href="../{path}">{where}{self.t["round"]} {text(rnd)} · '
+                f"{self.t['deal']} {text(deal)}</a></li>"
+            )
+        return self.page(self.t["deals"], f'<ul class="deals">{"".join(items)}</ul>', 1)
+
+    def deal(self, key: tuple[str, str, str]) -> str:
+        section, rnd, deal = key
+        scores = self.data.scores
+        rows = scores[
+            (scores["section"].astype(str) == section)
+            & (scores["round"].astype(str) == rnd)
+            & (scores["deal"].astype(str) == deal)
+        ]
+        link = {
+            "player": lambda r: (
+                "../" + self.player_page.get((section, str(r["player"])), "")
+                if (section, str(r["player"])) in self.player_page
+                else None
+            )
+        }
+        parts = [f"<p>{self.t['traveller']}</p>"]
+        for seat, group in rows.groupby("seat", sort=True):
+            group = group.sort_values(["mp", "player"], ascending=[False, True], na_position="last")
+            parts.append(f"<h2>{self.t['seat']} {text(seat)}</h2>")
+            parts.append(self.table(group, TRAVELLER_FIELDS, "traveller", link))
+        where = f"{self.t['section']} {section} · " if section else ""
+        title = f"{where}{self.t['round']} {rnd} · {self.t['deal']} {deal}"
+        return self.page(title, "".join(parts), 1)
+
+    def player(self, key: tuple[str, str]) -> str:
+        section, player = key
+        st = self.data.standings
+        me = st[(st["section"].astype(str) == section) & (st["player"].astype(str) == player)]
+        summary = self.table(me, STANDINGS_FIELDS, "summary")
+        scores = self.data.scores
+        mine = scores[
+            (scores["section"].astype(str) == section) & (scores["player"].astype(str) == player)
+        ]
+        link = {
+            "deal": lambda r: "../" + self.deal_page[(section, str(r["round"]), str(r["deal"]))]
+        }
+        deals = self.table(mine, PLAYER_DEAL_FIELDS, "player-deals", link)
+        places = self.data.places
+        history = places[
+            (places["section"].astype(str) == section) & (places["player"].astype(str) == player)
+        ]
+        chart = place_chart(
+            list(history["round"]),
+            list(history["place"]),
+            len(st[st["section"].astype(str) == section]),
+            self.t["round"],
+            self.t["place"],
+        )
+        body = (
+            f"{summary}<h2>{self.t['place_by_round']}</h2>{chart}<h2>{self.t['deals']}</h2>{deals}"
+        )
+        return self.page(f"{self.t['player']} {player}", body, 1)
+
+    def rules(self) -> str:
+        body = f"<h2>{self.t['rules_used']}</h2><pre>{escape(self.data.rules.to_toml())}</pre>"
+        body += f"<h2>{self.t['adjustments']}</h2>"
+        adjustments = self.data.adjustments
+        if adjustments is None or adjustments.frame.empty:
+            body += f"<p>{self.t['no_adjustments']}</p>"
+        else:
+            frame = adjustments.frame.assign(
+                value=adjustments.frame["cents"]
+                .map(lambda c: f"{c / 100:.2f}")
+                .where(adjustments.frame["kind"] != "void", "")
+            )
+            body += self.table(
+                frame, ["round", "deal", "player", "kind", "value", "reason"], "adjustments"
+            )
+        return self.page(self.t["rules"], body, 0)
+
+
+def place_chart(
+    rounds: list[int], places: list[int], field: int, x_label: str, y_label: str
+) -> str:
+    """An inline SVG line of place (1 at the top) after each round."""
+    width, height, pad = 480, 220, 40
+    field = max(field, 1)
+    last = max(len(rounds) - 1, 1)
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * (i / last if len(rounds) > 1 else 0.5)
+
+    def y(place: int) -> float:
+        return pad + (height - 2 * pad) * ((place - 1) / max(field - 1, 1))
+
+    points = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in enumerate(places))
+    dots = "".join(
+        f'<circle cx="{x(i):.1f}" cy="{y(p):.1f}" r="4"/>'
+        f'<text x="{x(i):.1f}" y="{y(p) - 8:.1f}" text-anchor="middle">{p}</text>'
+        f'<text x="{x(i):.1f}" y="{height - 12}" text-anchor="middle">{r}</text>'
+        for i, (r, p) in enumerate(zip(rounds, places, strict=True))
+    )
+    return (
+        f'<svg class="place-chart" role="img" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" aria-label="{escape(y_label)} / {escape(x_label)}">'
+        f'<polyline fill="none" stroke="#2f5db3" stroke-width="2" points="{points}"/>'
+        f'<g fill="#2f5db3" font-size="12">{dots}</g></svg>'
+    )
+
+
+def build_site(data: ReportData, lang: str = "en") -> dict[str, str]:
+    """Every page of the report, by relative path."""
+    return Site(data, lang).pages()

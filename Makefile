@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 DEV_INSTALLED := $(VENV)/.dev-installed
 
-.PHONY: run test lint types unit bench golden sample clean
+.PHONY: run test lint types unit browser bench golden sample clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,17 @@ lint: $(DEV_INSTALLED)
 types: $(DEV_INSTALLED)
 	$(BIN)/mypy
 
-unit: $(DEV_INSTALLED)
+unit: $(DEV_INSTALLED) browser
 	$(BIN)/python -m pytest
+
+## browser: Debian's chromium and chromedriver (and a CJK font) for the report's browser tests
+browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+	    chromium chromium-driver fonts-wqy-zenhei >/dev/null; \
+	fi
 
 ## bench: time score and standings on generated events (ROWS=1000000 by default)
 ROWS ?= 1000000

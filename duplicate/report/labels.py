@@ -86,5 +86,11 @@ LABELS: dict[str, dict[str, str]] = {
         "no_adjustments": "无调整。",
         "made_with": "由 duplicate 生成",
         "traveller": "本副牌全部成绩(按方位)",
+        "by_total": "总分",
+        "by_beaten_avg": "击败对手平均分",
+        "by_rank_counts": "各副名次",
+        "by_total_seconds": "出牌总用时",
+        "by_trimmed_seconds": "去极值平均用时",
+        "by_tied": "并列",
     },
 }

@@ -17,7 +17,7 @@ margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d2330}
 nav a{margin-right:1rem}h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
 table{border-collapse:collapse;margin:1rem 0}
 th,td{padding:.25rem .6rem;border-bottom:1px solid #d9dde5}
-th{text-align:left;background:#f2f4f8}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{text-align:left;background:#f2f4f8;white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .flag{color:#b3261e;font-weight:600}pre{background:#f2f4f8;padding:1rem;overflow:auto}
 footer{margin-top:3rem;color:#6b7280;font-size:.85rem}
 """
@@ -150,6 +150,8 @@ class Site:
                         if value is True
                         else ""
                     )
+                elif f == "decided_by" and value:
+                    cell = text(self.t.get(f"by_{value}", value))
                 else:
                     cell = text(value)
                 if link is not None and f in link:

@@ -1,0 +1,98 @@
+"""The web report: files, links and escaping (no browser); see test_report_browser.py."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from duplicate.cli import app
+from tests.conftest import GOLDEN, SAMPLE
+
+runner = CliRunner()
+EVIL = "<script>alert(1)</script>"
+
+
+def hostile_event(tmp_path: Path) -> Path:
+    """A small event with a Chinese name and a player whose name is HTML."""
+    path = tmp_path / "event.csv"
+    rows = ["round,deal,table,seat,player,score,seconds"]
+    players = ["张三", EVIL, "A&B", "P4"]
+    for deal in (1, 2):
+        for i, player in enumerate(players):
+            name = f'"{player}"' if "," in player else player
+            rows.append(f"1,{deal},1,{i},{name},{(i * 7 + deal * 3) % 11 - 5},{60 + i}")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def build(tmp_path: Path, results: Path, *extra: str) -> Path:
+    site = tmp_path / "site"
+    result = runner.invoke(app, ["report", str(results), "-o", str(site), *extra])
+    assert result.exit_code == 0, result.stderr
+    assert "pages to" in result.stderr
+    return site
+
+
+def test_every_link_leads_to_a_page(tmp_path: Path) -> None:
+    site = build(tmp_path, SAMPLE / "big2_event.csv")
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) == 1 + 1 + 1 + 24 + 48  # index, rules, deal list, deals, players
+    for page in pages:
+        for href in re.findall(r'href="([^"]+)"', page.read_text(encoding="utf-8")):
+            assert (page.parent / href).resolve().is_file(), f"{page.name} links to {href}"
+
+
+def test_user_text_is_escaped(tmp_path: Path) -> None:
+    site = build(tmp_path, hostile_event(tmp_path))
+    for page in site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "<script" not in html
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index
+    assert "A&amp;B" in index
+    assert "张三" in index
+
+
+def test_chinese_labels(tmp_path: Path) -> None:
+    site = build(tmp_path, SAMPLE / "spec_example.csv", "--lang", "zh")
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="zh-CN">' in index
+    assert "成绩排名" in index
+    assert "决胜依据" in index
+    assert "<td>总分</td>" in index  # decided_by "total", in the page's language
+
+
+def test_adjustments_show_with_their_reasons(tmp_path: Path) -> None:
+    case = GOLDEN / "adjustments"
+    site = build(tmp_path, case / "results.csv", "--adjustments", str(case / "adjustments.csv"))
+    rules = (site / "rules.html").read_text(encoding="utf-8")
+    assert "played out of turn" in rules
+    traveller = (site / "deals" / "1.html").read_text(encoding="utf-8")
+    assert "mp_pct 60.00: table disconnected through no fault of the player" in traveller
+
+
+def test_a_folder_the_report_did_not_write_is_never_replaced(tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
+    result = runner.invoke(app, ["report", str(SAMPLE / "spec_example.csv"), "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "did not write" in result.stderr
+    assert (tmp_path / "keep.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_report_replaces_an_earlier_report(tmp_path: Path) -> None:
+    build(tmp_path, SAMPLE / "big2_event.csv")
+    site = build(tmp_path, SAMPLE / "spec_example.csv")
+    assert len(list((site / "players").iterdir())) == 3
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize(
+    "name", ["index.html", "rules.html", "deals/index.html", "players/1.html", "deals/1.html"]
+)
+def test_pages_are_self_contained(tmp_path: Path, name: str) -> None:
+    html = (build(tmp_path, SAMPLE / "spec_example.csv") / name).read_text(encoding="utf-8")
+    assert not re.search(r'(src|href)="(https?:)?//', html)
+    assert "<link" not in html

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from duplicate.errors import UsageError
 
 TieRanking = Literal["competition", "dense"]
+Method = Literal["matchpoints", "standard-points"]
 DealScope = Literal["round", "event"]
 
 TIE_BREAKS = ("beaten_avg", "rank_counts", "total_seconds", "trimmed_seconds")
@@ -27,6 +28,13 @@ class Rules:
     # Factors for ranks 1..len(factors); every later rank x earns 1/x.
     rank_factors: tuple[Decimal, ...] = DEFAULT_FACTORS
     tie_breaks: tuple[str, ...] = field(default=TIE_BREAKS)
+    method: Method = "matchpoints"
+    # Standard points (SCORING.md section 7): the share of results dropped at each end of
+    # a comparison group for its datum, and the deals a player needs to be placed.
+    sp_trim: Decimal = Decimal("0.25")
+    sp_min_deals: int = 0
+    # Paohuzi (001_*.txt appendix 1): the event's minimum huxi to win (起胡胡息数).
+    paohuzi_min_huxi: int = 15
 
     def __post_init__(self) -> None:
         if self.tie_ranking not in ("competition", "dense"):
@@ -39,6 +47,16 @@ class Rules:
             raise UsageError(f"rank_points.base must be a positive integer, not {self.rank_base}")
         if not self.rank_factors or any(f < 0 for f in self.rank_factors):
             raise UsageError("rank_points.factors must be a non-empty list of numbers >= 0")
+        if self.method not in ("matchpoints", "standard-points"):
+            raise UsageError(
+                f"method must be 'matchpoints' or 'standard-points', not {self.method!r}"
+            )
+        if not Decimal(0) <= self.sp_trim < Decimal("0.5"):
+            raise UsageError(
+                f"standard_points.trim must be at least 0 and below 0.5, not {self.sp_trim}"
+            )
+        if self.sp_min_deals < 0 or self.paohuzi_min_huxi < 0:
+            raise UsageError("standard_points.min_deals and games.paohuzi_min_huxi must be >= 0")
         unknown = [t for t in self.tie_breaks if t not in TIE_BREAKS]
         if unknown or len(set(self.tie_breaks)) != len(self.tie_breaks):
             raise UsageError(
@@ -65,12 +83,24 @@ class Rules:
             f'deal_scope = "{self.deal_scope}"\n'
             "# Tie-breaks after the total, in order.\n"
             f"tie_breaks = [{breaks}]\n"
+            "# How results are compared: matchpoints (sections 2-4) or standard-points (7).\n"
+            f'method = "{self.method}"\n'
             "\n"
             "[rank_points]\n"
             "# Rank x earns base x factor[x]; ranks past the list earn base / x.\n"
             "# Rounded half up to 2 decimals.\n"
             f"base = {self.rank_base}\n"
             f"factors = [{factors}]\n"
+            "\n"
+            "[standard_points]\n"
+            "# Share of a comparison group's results dropped at each end for its datum.\n"
+            f"trim = {_decimal_text(self.sp_trim)}\n"
+            "# Deals a player must have played to be placed.\n"
+            f"min_deals = {self.sp_min_deals}\n"
+            "\n"
+            "[games]\n"
+            "# Paohuzi: the event's minimum huxi to win.\n"
+            f"paohuzi_min_huxi = {self.paohuzi_min_huxi}\n"
         )
 
 
@@ -91,14 +121,22 @@ def _as_decimal(value: Any, where: str) -> Decimal:
 
 def rules_from_mapping(data: dict[str, Any], source: str = "rules") -> Rules:
     """Build Rules from a parsed TOML mapping, rejecting unknown keys."""
-    known = {"tie_ranking", "deal_scope", "tie_breaks", "rank_points"}
+    known = {
+        "tie_ranking",
+        "deal_scope",
+        "tie_breaks",
+        "rank_points",
+        "method",
+        "standard_points",
+        "games",
+    }
     unknown = sorted(set(data) - known)
     if unknown:
         raise UsageError(
             f"{source}: unknown setting {', '.join(unknown)}; known: {', '.join(sorted(known))}"
         )
     kwargs: dict[str, Any] = {}
-    for key in ("tie_ranking", "deal_scope"):
+    for key in ("tie_ranking", "deal_scope", "method"):
         if key in data:
             kwargs[key] = data[key]
     if "tie_breaks" in data:
@@ -122,7 +160,33 @@ def rules_from_mapping(data: dict[str, Any], source: str = "rules") -> Rules:
         kwargs["rank_factors"] = tuple(
             _as_decimal(f, f"{source}: rank_points.factors") for f in points["factors"]
         )
+    kwargs.update(
+        _table(data, "standard_points", {"trim": "sp_trim", "min_deals": "sp_min_deals"}, source)
+    )
+    kwargs.update(_table(data, "games", {"paohuzi_min_huxi": "paohuzi_min_huxi"}, source))
     return Rules(**kwargs)
+
+
+def _table(data: dict[str, Any], name: str, keys: dict[str, str], source: str) -> dict[str, Any]:
+    """Settings of a TOML table: trim is a number, the others whole numbers."""
+    table = data.get(name, {})
+    if not isinstance(table, dict):
+        raise UsageError(f"{source}: [{name}] must be a table")
+    unknown = sorted(set(table) - set(keys))
+    if unknown:
+        raise UsageError(f"{source}: unknown {name} setting {', '.join(unknown)}")
+    out: dict[str, Any] = {}
+    for key, attribute in keys.items():
+        if key not in table:
+            continue
+        value = table[key]
+        if key == "trim":
+            out[attribute] = _as_decimal(value, f"{source}: {name}.{key}")
+        elif isinstance(value, bool) or not isinstance(value, int):
+            raise UsageError(f"{source}: {name}.{key} must be a whole number, not {value!r}")
+        else:
+            out[attribute] = value
+    return out
 
 
 def load_rules(path: str | Path) -> Rules:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 REQUIRED = ("deal", "seat", "player", "score")
+# A file of raw outcomes (cards left, bids, huxi, ...) from which game scores are computed.
+RAW_REQUIRED = ("deal", "table", "seat", "player")
 OPTIONAL = ("round", "table", "seconds", "section")
 KNOWN = ("section", "round", "deal", "table", "seat", "player", "score", "seconds")
 

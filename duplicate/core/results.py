@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from duplicate.core.columns import KNOWN, REQUIRED, canonical_name
+from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.core.exact import IntArray
 from duplicate.errors import InvalidData, Problem
 
@@ -37,14 +37,18 @@ class Results:
 
 
 def parse_results(
-    raw: pd.DataFrame, source: str = "<data>", first_row: int = 1, deal_scope: str = "round"
+    raw: pd.DataFrame,
+    source: str = "<data>",
+    first_row: int = 1,
+    deal_scope: str = "round",
+    score_required: bool = True,
 ) -> Results:
     """Validate and type a results table; raise InvalidData listing every problem.
 
     `first_row` is the number messages give the first data row (2 for a CSV file, whose
     header is row 1, as a spreadsheet shows it).
     """
-    columns = _map_columns(raw, source)
+    columns = _map_columns(raw, source, REQUIRED if score_required else RAW_REQUIRED)
     # Rows are matched by position; a caller's index (say, after a shuffle) must not
     # realign the columns.
     raw = raw.reset_index(drop=True)
@@ -84,11 +88,15 @@ def parse_results(
     if "round" not in columns:
         frame["round"] = np.int64(1)
 
-    score_units, score_scale, bad = _decimal_units(raw[columns["score"]])
-    cell_problems(
-        "score", bad, "is not a number", "write the game score as a number such as 12 or -3.5"
-    )
-    frame["score_units"] = score_units
+    score_scale = 0
+    if "score" in columns:
+        score_units, score_scale, bad = _decimal_units(raw[columns["score"]])
+        cell_problems(
+            "score", bad, "is not a number", "write the game score as a number such as 12 or -3.5"
+        )
+        frame["score_units"] = score_units
+    else:
+        frame["score_units"] = np.int64(0)
     has_seconds = "seconds" in columns
     seconds_scale = 0
     if has_seconds:
@@ -121,7 +129,9 @@ def parse_results(
     return results
 
 
-def _map_columns(raw: pd.DataFrame, source: str) -> dict[str, str]:
+def _map_columns(
+    raw: pd.DataFrame, source: str, required: tuple[str, ...] = REQUIRED
+) -> dict[str, str]:
     """Spec name -> header in `raw`; missing or doubled columns are problems."""
     found: dict[str, list[str]] = {}
     for header in raw.columns:
@@ -137,7 +147,7 @@ def _map_columns(raw: pd.DataFrame, source: str) -> dict[str, str]:
         for name, headers in found.items()
         if len(headers) > 1
     ]
-    missing = [name for name in REQUIRED if name not in found]
+    missing = [name for name in required if name not in found]
     if missing:
         have = ", ".join(repr(str(c)) for c in raw.columns) or "none"
         problems.append(
@@ -145,8 +155,8 @@ def _map_columns(raw: pd.DataFrame, source: str) -> dict[str, str]:
                 source,
                 f"missing required column{'s' if len(missing) > 1 else ''} "
                 f"{', '.join(missing)} (columns found: {have})",
-                hint=f"the header needs {', '.join(REQUIRED)}; optional: "
-                f"{', '.join(c for c in KNOWN if c not in REQUIRED)}",
+                hint=f"the header needs {', '.join(required)}; optional: "
+                f"{', '.join(c for c in KNOWN if c not in required)}",
             )
         )
     if problems:

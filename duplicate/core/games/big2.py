@@ -19,7 +19,7 @@ def card_points(cards_left: IntArray) -> IntArray:
 
 
 def big2_scores(
-    table: pd.Series | IntArray,
+    table: pd.Series | IntArray,  # any label of the table-deal each row belongs to
     cards_left: IntArray,
     opened: np.ndarray,
     doubled: np.ndarray,

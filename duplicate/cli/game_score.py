@@ -1,0 +1,76 @@
+"""`duplicate game-score`: scores from what happened at the table."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from duplicate.cli.common import (
+    EncodingOpt,
+    FormatOpt,
+    OutputOpt,
+    RulesOpt,
+    effective_rules,
+    reports_errors,
+)
+from duplicate.cli.output import emit
+
+
+class Game(StrEnum):
+    big2 = "big2"
+    doudizhu = "doudizhu"
+    paohuzi = "paohuzi"
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="game-score")(game_score)
+
+
+@reports_errors
+def game_score(
+    raw: Annotated[
+        str,
+        typer.Argument(
+            metavar="RAW", help="Raw outcomes (CSV or Parquet); '-' reads standard input."
+        ),
+    ],
+    game: Annotated[Game, typer.Option("--game", "-g", help="big2, doudizhu or paohuzi.")],
+    output: OutputOpt = None,
+    fmt: FormatOpt = None,
+    min_huxi: Annotated[
+        int | None,
+        typer.Option("--min-huxi", help="Paohuzi: the event's minimum huxi to win. Default 15."),
+    ] = None,
+    encoding: EncodingOpt = None,
+    rules_file: RulesOpt = None,
+) -> None:
+    """Add the score column computed from raw outcomes, ready for score and standings.
+
+    big2: cards_left, open, doubled.  doudizhu: role, bid, bombs, rocket, spring, won.
+    paohuzi: winner, huxi, fan.  With round, deal, table, seat, player on every row.
+    A score column already in RAW is checked instead: every difference is listed.
+
+    Example: duplicate game-score --game big2 raw.csv -o results.csv
+    """
+    from duplicate.core.games.scores import scored_raw
+    from duplicate.core.results import parse_results
+    from duplicate.io.read import read_raw, source_name
+    from duplicate.rules import with_overrides
+
+    rules = with_overrides(
+        effective_rules(rules_file, None, None, None, None), paohuzi_min_huxi=min_huxi
+    )
+    table, first_row = read_raw(raw, encoding)
+    results = parse_results(
+        table, source_name(raw), first_row, rules.deal_scope, score_required=False
+    )
+    emit(
+        scored_raw(results, table, game.value, rules),
+        output=output,
+        fmt=fmt,
+        rules=rules,
+        kind="results",
+        inputs=[raw],
+    )

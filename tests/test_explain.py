@@ -25,6 +25,8 @@ def cases() -> list[tuple[Path, duplicate.Rules, duplicate.Adjustments | None]]:
             if (case / "rules.toml").exists()
             else duplicate.Rules()
         )
+        if rules.method != "matchpoints":
+            continue
         adj = case / "adjustments.csv"
         out.append(
             (case / "results.csv", rules, duplicate.read_adjustments(adj) if adj.exists() else None)

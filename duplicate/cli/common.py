@@ -47,6 +47,11 @@ class DealScope(StrEnum):
     event = "event"
 
 
+class Method(StrEnum):
+    matchpoints = "matchpoints"
+    standard_points = "standard-points"
+
+
 class SeatingOrder(StrEnum):
     snake = "snake"
     straight = "straight"
@@ -105,6 +110,13 @@ RankFactorsOpt = Annotated[
         "Default 1,0.7,0.5,0.35.",
     ),
 ]
+MethodOpt = Annotated[
+    Method | None,
+    typer.Option(
+        "--method",
+        help="matchpoints (rank points and tie-breaks) or standard-points (003 platform).",
+    ),
+]
 RankBaseOpt = Annotated[
     int | None, typer.Option("--rank-base", help="Rank points for a factor of 1. Default 10000.")
 ]
@@ -122,11 +134,13 @@ def effective_rules(
     deal_scope: DealScope | None,
     rank_factors: str | None,
     rank_base: int | None,
+    method: Method | None = None,
 ) -> Rules:
     """The rules file (or the spec's defaults) with the flags applied on top."""
     rules = load_rules(rules_file) if rules_file is not None else Rules()
     return with_overrides(
         rules,
+        method=method.value if method else None,
         tie_ranking=tie_ranking.value if tie_ranking else None,
         deal_scope=deal_scope.value if deal_scope else None,
         rank_factors=parse_factors(rank_factors) if rank_factors else None,

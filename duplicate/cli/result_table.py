@@ -10,6 +10,7 @@ from duplicate.cli.common import (
     DealScopeOpt,
     EncodingOpt,
     FormatOpt,
+    MethodOpt,
     OutputOpt,
     RankBaseOpt,
     RankFactorsOpt,
@@ -39,6 +40,7 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
         deal_scope: DealScopeOpt = None,
         rank_factors: RankFactorsOpt = None,
         rank_base: RankBaseOpt = None,
+        method: MethodOpt = None,
         adjustments: AdjustmentsOpt = None,
         manifest: ManifestOpt = None,
     ) -> None:
@@ -46,7 +48,9 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
 
         module, function = compute.split(":")
         run = getattr(importlib.import_module(module), function)
-        rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
+        rules = effective_rules(
+            rules_file, tie_ranking, deal_scope, rank_factors, rank_base, method
+        )
         with working(f"reading {results}"):
             data = read_results(results, encoding, rules.deal_scope)
             corrections = read_adjustments(adjustments, encoding) if adjustments else None

@@ -6,6 +6,7 @@ import typer
 
 from duplicate.cli.common import (
     DealScopeOpt,
+    MethodOpt,
     RankBaseOpt,
     RankFactorsOpt,
     RulesOpt,
@@ -26,12 +27,15 @@ def rules(
     deal_scope: DealScopeOpt = None,
     rank_factors: RankFactorsOpt = None,
     rank_base: RankBaseOpt = None,
+    method: MethodOpt = None,
 ) -> None:
     """Print the rules the other commands would use with the same options, as TOML.
 
     Example: duplicate rules --tie-ranking dense > rules.toml
     """
     typer.echo(
-        effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base).to_toml(),
+        effective_rules(
+            rules_file, tie_ranking, deal_scope, rank_factors, rank_base, method
+        ).to_toml(),
         nl=False,
     )

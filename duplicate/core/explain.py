@@ -76,6 +76,8 @@ def explain(
 ) -> dict[str, Any]:
     """The deals, total, tie-break values and neighbours of one player, as plain data."""
     rules = rules or Rules()
+    if rules.method != "matchpoints":
+        raise UsageError("explain covers matchpoint scoring; score shows each standard point")
     results = as_results(data, rules)
     rows = score_rows(results, rules, adjustments)
     rows = rows.assign(player_text=rows["player"].astype(str))

@@ -44,6 +44,14 @@ def as_results(data: Results | pd.DataFrame, rules: Rules) -> Results:
     return parse_results(data, deal_scope=rules.deal_scope)
 
 
+def refuse_adjustments(adjustments: Adjustments | None) -> None:
+    """Corrections (assigned MP%, penalties in rank points) belong to matchpoint scoring."""
+    if adjustments is not None:
+        from duplicate.errors import UsageError
+
+        raise UsageError("adjustments apply to matchpoint scoring, not to standard points")
+
+
 def deal_keys(rules: Rules) -> list[str]:
     """The columns that identify one deal under the rules' deal scope."""
     return ["section", "round", "deal"] if rules.deal_scope == "round" else ["section", "deal"]
@@ -129,6 +137,11 @@ def score(
     """
     rules = rules or Rules()
     results = as_results(data, rules)
+    if rules.method == "standard-points":
+        from duplicate.core.standard_points import sp_score
+
+        refuse_adjustments(adjustments)
+        return sp_score(results, rules)
     scored = score_rows(results, rules, adjustments)
     sort_keys = ["section", "round", "deal", "seat"]
     sort_keys += ["table", "player"] if results.has_table else ["player"]

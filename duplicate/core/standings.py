@@ -14,7 +14,7 @@ from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
 from duplicate.core.robots import is_robot
-from duplicate.core.scoring import as_results, score_rows
+from duplicate.core.scoring import as_results, refuse_adjustments, score_rows
 from duplicate.rules import Rules
 
 STANDINGS_COLUMNS = (
@@ -61,6 +61,11 @@ def standings(
     """
     rules = rules or Rules()
     results = as_results(data, rules)
+    if rules.method == "standard-points":
+        from duplicate.core.standard_points import sp_standings
+
+        refuse_adjustments(adjustments)
+        return sp_standings(results, rules)
     rows = score_rows(results, rules, adjustments)
     # Robots take no place, and beating one is not beating an opponent.
     rows = rows[~is_robot(rows["player"])].reset_index(drop=True)

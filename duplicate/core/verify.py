@@ -10,7 +10,7 @@ import pandas as pd
 
 from duplicate.core.adjustments import Adjustments
 from duplicate.core.results import Results
-from duplicate.core.standings import STANDINGS_COLUMNS, standings
+from duplicate.core.standings import standings
 from duplicate.rules import Rules
 
 DIFFERENCE_COLUMNS = ("section", "player", "field", "published", "recomputed")
@@ -45,10 +45,11 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
     if "section" not in published.columns:
         published = published.assign(section="")
     rows: list[tuple[str, str, str, str, str]] = []
-    missing = [c for c in STANDINGS_COLUMNS if c not in published.columns]
+    columns = [str(c) for c in recomputed.columns]
+    missing = [c for c in columns if c not in published.columns]
     for column in missing:
         rows.append(("", "", column, "(no such column)", "(column)"))
-    fields = [c for c in STANDINGS_COLUMNS if c not in KEYS and c not in missing]
+    fields = [c for c in columns if c not in KEYS and c not in missing]
 
     def keyed(frame: pd.DataFrame) -> dict[tuple[str, str], dict[str, str]]:
         out = {}

@@ -26,6 +26,10 @@ def report_data(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> ReportData:
     """Standings, scores, and each player's place after every round."""
+    if rules.method != "matchpoints":
+        from duplicate.errors import UsageError
+
+        raise UsageError("the report covers matchpoint scoring")
     frame = results.frame
     places = []
     for last in sorted(frame["round"].unique()):

@@ -10,6 +10,7 @@ import typer
 from duplicate import __version__
 from duplicate.cli import explain as explain_command
 from duplicate.cli import game_score as game_score_command
+from duplicate.cli import leaderboard as leaderboard_command
 from duplicate.cli import report as report_command
 from duplicate.cli import rules as rules_command
 from duplicate.cli import score as score_command
@@ -57,6 +58,7 @@ for module in (
     standings_command,
     explain_command,
     game_score_command,
+    leaderboard_command,
     report_command,
     seat_command,
     validate_command,

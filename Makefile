@@ -51,6 +51,7 @@ bench: $(INSTALLED)
 ## golden: rewrite the expected outputs in tests/golden on purpose, then review the diff
 golden: $(INSTALLED)
 	$(BIN)/python tests/golden/regenerate.py
+	$(BIN)/python tests/golden_games/regenerate.py
 
 ## sample: regenerate sample_data/ from its generator
 sample: $(INSTALLED)

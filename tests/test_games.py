@@ -167,3 +167,25 @@ def test_game_scores_feed_the_standings(tmp_path: Path) -> None:
     assert len(standings) == 8
     # Two players per seat: four score MP% 100 (1st, 10000), four 0% (5th, 2000).
     assert sorted(standings["total"]) == [2000.0] * 4 + [10000.0] * 4
+
+
+GOLDEN_GAMES = sorted(
+    p for p in (Path(__file__).parent / "golden_games").iterdir() if (p / "raw.csv").exists()
+)
+
+
+@pytest.mark.parametrize("case", GOLDEN_GAMES, ids=[c.name for c in GOLDEN_GAMES])
+def test_golden_game_scores(case: Path) -> None:
+    from tests.golden_games.regenerate import computed
+
+    assert computed(case) == (case / "expected.csv").read_bytes()
+
+
+def test_the_golden_examples_carry_the_documents_numbers() -> None:
+    expected = {
+        "big2_appendix_1": [136, 2, 98, -236],
+        "paohuzi_appendix_1": [4, -2, -2],
+        "doudizhu_example_002": [24, -12, -12],
+    }
+    for case in GOLDEN_GAMES:
+        assert list(pd.read_csv(case / "expected.csv")["score"]) == expected[case.name]

@@ -14,5 +14,7 @@ ROBOT_PREFIX = "robot-"
 
 
 def is_robot(players: pd.Series) -> np.ndarray:
-    """True for the reserved robot ids."""
+    """True for the reserved robot ids (text; a column of integer ids holds no robot)."""
+    if pd.api.types.is_integer_dtype(players.dtype):
+        return np.zeros(len(players), dtype=bool)
     return np.asarray(players.astype("str").str.startswith(ROBOT_PREFIX), dtype=bool)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from duplicate.core.adjustments import Adjustments, match_adjustments, no_adjustments
+from duplicate.core.codes import combine, dense_codes
 from duplicate.core.exact import IntArray, decimal_series, div_half_up
-from duplicate.core.grouping import group_codes, standing_in_group
+from duplicate.core.kernel import cells, weighted_ranks
 from duplicate.core.results import Results, parse_results
 from duplicate.core.robots import is_robot
 from duplicate.core.validation import structural_problems
@@ -80,49 +82,75 @@ def score_rows(
         if adjustments is not None
         else no_adjustments(n_rows)
     )
-    deal, _ = group_codes(frame, deal_keys(rules))
-    seat_group, _ = group_codes(frame.assign(_deal=deal), ["_deal", "seat"])
+    deal, n_deals = combine([dense_codes(frame[k]) for k in deal_keys(rules)])
+    group, n_groups = combine([(deal, n_deals), dense_codes(frame["seat"])])
+    value, n_values = dense_codes(frame["score_units"].to_numpy())
 
+    # Matchpoints, per distinct (comparison group, score) cell of the compared rows.
     compared = ~adjusted.void & (adjusted.assigned_centi < 0)
-    by_score = standing_in_group(seat_group[compared], frame["score_units"].to_numpy()[compared])
+    everyone = bool(compared.all())
+    compared_rows = slice(None) if everyone else np.flatnonzero(compared)
+    mp_cells = cells(group[compared_rows], n_groups, value[compared_rows], n_values)
+    cell_mp = 2 * mp_cells.below + mp_cells.equal - 1
+    cell_top = 2 * (mp_cells.size - 1)
+    # A group of one has nothing to compare with: it counts as average (MP% 50).
+    cell_key = np.where(cell_top > 0, cell_mp / np.maximum(cell_top, 1), 0.5)
+
+    # Deal ranks, highest MP% first, over rank items: the cells (counted once for each
+    # ranked row in them) and each assigned MP% (key centi / 10000). Both keys are exact
+    # (see exact.py). Robots are matchpointed but take no deal rank; nor does a void.
+    ranked = ~is_robot(frame["player"]) & ~adjusted.void
+    row_cell = mp_cells.row_cell
+    cell_weight = np.bincount(row_cell[ranked[compared_rows]], minlength=len(cell_mp))
+    cell_deal = np.zeros(len(cell_mp), dtype=np.int64)
+    cell_deal[row_cell] = deal[compared_rows]
+    assigned = np.flatnonzero(adjusted.assigned_centi >= 0)
+    item_rank = weighted_ranks(
+        np.concatenate([cell_deal, deal[assigned]]),
+        np.concatenate([cell_key, adjusted.assigned_centi[assigned] / 10000]),
+        np.concatenate([cell_weight, np.ones(len(assigned), dtype=np.int64)]),
+        dense=rules.tie_ranking == "dense",
+    )
+    item_points = rank_points_cents(item_rank, rules)
+    rank = np.zeros(n_rows, dtype=np.int64)
+    points = np.zeros(n_rows, dtype=np.int64)
+    rank[compared_rows] = item_rank[row_cell]
+    points[compared_rows] = item_points[row_cell]
+    rank[assigned] = item_rank[len(cell_mp) :]
+    points[assigned] = item_points[len(cell_mp) :]
+    rank[~ranked] = 0
+    points[~ranked] = 0
+
     size = np.full(n_rows, -1, dtype=np.int64)
     mp = np.full(n_rows, -1, dtype=np.int64)
-    size[compared] = by_score.size
-    mp[compared] = 2 * by_score.below + by_score.equal - 1
+    size[compared_rows] = mp_cells.size[row_cell]
+    mp[compared_rows] = cell_mp[row_cell]
     top = np.where(compared, 2 * (size - 1), -1)
-    # A group of one has nothing to compare with: it counts as average (MP% 50).
-    # An assigned MP% (2 decimals) is the fraction centi / 10000, exact as a key too.
-    pct_key = np.where(
-        compared,
-        np.where(top > 0, mp / np.maximum(top, 1), 0.5),
-        adjusted.assigned_centi / 10000,
-    )
+    centi = np.where(cell_top > 0, div_half_up(cell_mp * 10000, np.maximum(cell_top, 1)), 5000)
+    mp_pct_centi = np.where(adjusted.void, -1, adjusted.assigned_centi)
+    mp_pct_centi[compared_rows] = centi[row_cell]
+    added = {
+        "n": size,
+        "mp": mp,
+        "top": top,
+        "mp_pct_centi": mp_pct_centi,
+        "deal_rank": rank,
+        "points": points,
+        "penalty": adjusted.penalty_cents,
+        "adjustment": adjustment_notes(adjusted.note),
+    }
+    # Built without copying: at millions of rows every copy is a second's work.
+    return pd.DataFrame({**{c: frame[c] for c in frame.columns}, **added}, copy=False)
 
-    # Highest MP% first: rank on the negated key. The key is exact (see exact.py).
-    # Robots are matchpointed but take no deal rank (0 here, empty in output); nor
-    # does a void result.
-    ranked = ~is_robot(frame["player"]) & ~adjusted.void
-    by_pct = standing_in_group(deal[ranked], -pct_key[ranked])
-    rank = np.zeros(n_rows, dtype=np.int64)
-    if rules.tie_ranking == "competition":
-        rank[ranked] = by_pct.below + 1
-    else:
-        rank[ranked] = by_pct.distinct_below + 1
 
-    scored = frame.copy()
-    scored["n"] = size
-    scored["mp"] = mp
-    scored["top"] = top
-    scored["mp_pct_centi"] = np.select(
-        [top > 0, compared, ~adjusted.void],
-        [div_half_up(mp * 10000, np.maximum(top, 1)), 5000, adjusted.assigned_centi],
-        default=-1,
+def adjustment_notes(note: np.ndarray) -> pd.Series:
+    """The adjustment texts as Arrow strings, null where there is none."""
+    present = note != ""
+    if not present.any():
+        return pd.Series(pd.arrays.ArrowStringArray(pa.nulls(len(note), pa.string())))
+    return pd.Series(
+        pd.arrays.ArrowStringArray(pa.array(np.where(present, note, None), pa.string()))
     )
-    scored["deal_rank"] = rank
-    scored["points"] = np.where(ranked, rank_points_cents(np.maximum(rank, 1), rules), 0)
-    scored["penalty"] = adjusted.penalty_cents
-    scored["adjustment"] = adjusted.note
-    return scored
 
 
 def score(
@@ -178,7 +206,7 @@ def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
             "mp_pct": decimal_series(scored["mp_pct_centi"].to_numpy(), 2, void),
             "deal_rank": scored["deal_rank"].astype("Int64").mask(unranked),
             "rank_points": decimal_series(scored["points"].to_numpy(), 2, unranked),
-            "adjustment": scored["adjustment"].astype("str"),
+            "adjustment": scored["adjustment"],
         }
     )
     return out[list(SCORE_COLUMNS)]

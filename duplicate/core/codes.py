@@ -1,0 +1,57 @@
+"""Dense integer codes for key columns, and counting over them without sorting rows.
+
+The kernels here rank and count over the few distinct cells (a comparison group and a
+score, a deal and a player, ...) rather than over millions of rows: a histogram built
+with one bincount when the cells fit in memory, a sort of the combined keys otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from duplicate.core.exact import IntArray
+
+# Cells a histogram may have: 64M int64 counts is 512 MB at most, and usually far less.
+HISTOGRAM_LIMIT = 1 << 26
+
+
+def dense_codes(values: pd.Series | np.ndarray) -> tuple[IntArray, int]:
+    """Codes 0..k-1 for the distinct values, in the values' sort order, and k."""
+    codes, uniques = pd.factorize(values, sort=True)
+    return codes.astype(np.int64, copy=False), len(uniques)
+
+
+def combine(parts: list[tuple[IntArray, int]]) -> tuple[IntArray, int]:
+    """One dense code per distinct combination, ordered like the parts (mixed radix)."""
+    if not parts:
+        raise ValueError("combine needs at least one key")
+    key, size = parts[0]
+    for codes, n in parts[1:]:
+        if size * n >= 1 << 62:
+            key, size = dense_codes(key)
+        key, size = key * n + codes, size * n
+    return dense_codes(key) if size > HISTOGRAM_LIMIT else (key, size)
+
+
+def count_per(key: IntArray, size: int) -> IntArray:
+    """How many rows share each row's key."""
+    if size <= HISTOGRAM_LIMIT:
+        return np.bincount(key, minlength=size)[key]
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    return counts[inverse]
+
+
+def distinct_per(key: IntArray, size: int, other: IntArray, other_size: int) -> IntArray:
+    """For each row, how many distinct `other` values the rows with its key have.
+
+    `key` and `other` are dense codes (below `size` and `other_size`).
+    """
+    if size * other_size <= HISTOGRAM_LIMIT:
+        present = np.zeros(size * other_size, dtype=bool)
+        present[key * other_size + other] = True
+        per_key = present.reshape(size, other_size).sum(axis=1)
+    else:
+        pairs = np.unique(key * other_size + other)
+        per_key = np.bincount(pairs // other_size, minlength=size)
+    return np.asarray(per_key[key], dtype=np.int64)

@@ -148,9 +148,9 @@ def adjustment_notes(note: np.ndarray) -> pd.Series:
     present = note != ""
     if not present.any():
         return pd.Series(pd.arrays.ArrowStringArray(pa.nulls(len(note), pa.string())))
-    return pd.Series(
-        pd.arrays.ArrowStringArray(pa.array(np.where(present, note, None), pa.string()))
-    )
+    values = note.astype(object)
+    values[~present] = None
+    return pd.Series(pd.arrays.ArrowStringArray(pa.array(values, pa.string())))
 
 
 def score(

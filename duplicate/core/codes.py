@@ -16,9 +16,12 @@ from duplicate.core.exact import IntArray
 HISTOGRAM_LIMIT = 1 << 26
 
 
-def dense_codes(values: pd.Series | np.ndarray) -> tuple[IntArray, int]:
-    """Codes 0..k-1 for the distinct values, in the values' sort order, and k."""
-    codes, uniques = pd.factorize(values, sort=True)
+def dense_codes(values: pd.Series | np.ndarray, ordered: bool = True) -> tuple[IntArray, int]:
+    """Codes 0..k-1 for the distinct values and k; in the values' sort order if `ordered`.
+
+    Unordered codes are cheaper: use them where only equality matters.
+    """
+    codes, uniques = pd.factorize(values, sort=ordered)
     return codes.astype(np.int64, copy=False), len(uniques)
 
 
@@ -55,3 +58,16 @@ def distinct_per(key: IntArray, size: int, other: IntArray, other_size: int) -> 
         pairs = np.unique(key * other_size + other)
         per_key = np.bincount(pairs // other_size, minlength=size)
     return np.asarray(per_key[key], dtype=np.int64)
+
+
+def varies_within(key: IntArray, size: int, other: IntArray) -> np.ndarray:
+    """For each row, whether the rows sharing its key hold more than one `other` value.
+
+    One reference value per key (whichever row wrote last), then every row compared with
+    it: a scatter and a gather, no sort and no hash.
+    """
+    reference = np.zeros(size, dtype=other.dtype)
+    reference[key] = other
+    differs = np.zeros(size, dtype=bool)
+    differs[key[other != reference[key]]] = True
+    return np.asarray(differs[key])

@@ -61,6 +61,8 @@ def parse_results(
     problems: list[Problem] = []
 
     def cell_problems(name: str, bad: np.ndarray, what: str, hint: str) -> None:
+        if not bad.any():
+            return
         values = raw[columns[name]].to_numpy(dtype=object)
         for i in np.flatnonzero(bad):
             shown = "empty" if _blank(values[i]) else f"{values[i]!r} {what}"

@@ -82,8 +82,9 @@ def score_rows(
         if adjustments is not None
         else no_adjustments(n_rows)
     )
-    deal, n_deals = combine([dense_codes(frame[k]) for k in deal_keys(rules)])
-    group, n_groups = combine([(deal, n_deals), dense_codes(frame["seat"])])
+    # Deal and group codes need no order; score codes do (below = lower score).
+    deal, n_deals = combine([dense_codes(frame[k], ordered=False) for k in deal_keys(rules)])
+    group, n_groups = combine([(deal, n_deals), dense_codes(frame["seat"], ordered=False)])
     value, n_values = dense_codes(frame["score_units"].to_numpy())
 
     # Matchpoints, per distinct (comparison group, score) cell of the compared rows.

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from duplicate.core.codes import combine, count_per, dense_codes, varies_within
 from duplicate.errors import Problem
 
 if TYPE_CHECKING:
@@ -20,8 +21,8 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
     src = results.source
     problems: list[Problem] = []
     deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
-
-    twice = frame.duplicated([*deal_key, "player"], keep=False).to_numpy()
+    flags = _flags(frame, deal_key, results.has_table)
+    twice = flags["twice"]
     for key, group in _conflicts(frame, twice, [*deal_key, "player"]):
         problems.append(
             Problem(
@@ -34,9 +35,8 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
             )
         )
     places = ["table", "seat"] if results.has_table else ["seat"]
-    per_round = frame.groupby(["section", "round", "player"], sort=False)
     for place in places:
-        moved = (per_round[place].transform("nunique") > 1).to_numpy()
+        moved = flags[f"moved_{place}"]
         for key, group in _conflicts(frame, moved, ["section", "round", "player"]):
             where = ", ".join(_show(v) for v in sorted(group[place].unique()))
             problems.append(
@@ -53,7 +53,7 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
         return problems
 
     seat_key = [*deal_key, "table", "seat"]
-    shared = frame.duplicated(seat_key, keep=False).to_numpy() & ~twice
+    shared = flags["shared"] & ~twice
     for key, group in _conflicts(frame, shared, seat_key):
         names = ", ".join(_show(p) for p in group["player"])
         problems.append(
@@ -68,8 +68,10 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
         )
 
     table_key = ["section", "round", "table"]
+    uneven = flags["uneven"]
+    if not uneven.any():
+        return problems
     sizes = frame.groupby([*table_key, "deal"], sort=False)["player"].transform("size")
-    uneven = (sizes.groupby([frame[k] for k in table_key]).transform("nunique") > 1).to_numpy()
     for key, group in _conflicts(frame.assign(size=sizes), uneven, table_key):
         counts = group.groupby("size")["deal"].unique()
         detail = "; ".join(
@@ -89,6 +91,25 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
             )
         )
     return problems
+
+
+def _flags(frame: pd.DataFrame, deal_key: list[str], has_table: bool) -> dict[str, np.ndarray]:
+    """Which rows break each rule, found on integer codes (fast on millions of rows)."""
+    names = {"section", "round", "deal", "seat", "player"} | ({"table"} if has_table else set())
+    code = {name: dense_codes(frame[name], ordered=False) for name in sorted(names)}
+    deal = combine([code[k] for k in deal_key])
+    in_round = combine([code["section"], code["round"], code["player"]])
+    flags = {
+        "twice": count_per(*combine([deal, code["player"]])) > 1,
+        "moved_seat": varies_within(*in_round, code["seat"][0]),
+    }
+    if has_table:
+        flags["moved_table"] = varies_within(*in_round, code["table"][0])
+        flags["shared"] = count_per(*combine([deal, code["table"], code["seat"]])) > 1
+        table = combine([code["section"], code["round"], code["table"]])
+        players_at_deal = count_per(*combine([table, code["deal"]]))
+        flags["uneven"] = varies_within(*table, players_at_deal)
+    return flags
 
 
 def _conflicts(

@@ -44,11 +44,12 @@ def ratio_key(num: IntArray, den: IntArray) -> tuple[IntArray, FloatArray]:
 def decimal_array(
     units: IntArray, scale: int, mask: npt.NDArray[np.bool_] | None = None
 ) -> pa.Array:  # type: ignore[type-arg]
-    """Integers counted in 10**-scale as an Arrow decimal array (10050, 2 -> 100.50)."""
+    """Integers counted in 10**-scale as an Arrow decimal array (10050, 2 -> 100.50).
+
+    decimal64 holds the same int64 the computation produced: no copy, no conversion.
+    """
     ints = pa.array(np.asarray(units, dtype=np.int64), mask=mask)
-    wide = ints.cast(pa.decimal128(19, 0))
-    # Same 128-bit integers, read with `scale` digits after the point.
-    return pa.Array.from_buffers(pa.decimal128(19, scale), len(wide), wide.buffers())
+    return pa.Array.from_buffers(pa.decimal64(18, scale), len(ints), ints.buffers())
 
 
 def decimal_series(
@@ -56,3 +57,13 @@ def decimal_series(
 ) -> pd.Series:
     """decimal_array as a pandas Series backed by Arrow, so values stay exact."""
     return pd.Series(pd.arrays.ArrowExtensionArray(decimal_array(units, scale, mask)))
+
+
+def int_series(values: IntArray, mask: npt.NDArray[np.bool_] | None = None) -> pd.Series:
+    """Integers (missing where `mask`) as an Arrow-backed pandas Series, without a copy."""
+    return pd.Series(pd.arrays.ArrowExtensionArray(pa.array(np.asarray(values), mask=mask)))
+
+
+def null_text(n: int) -> pd.Series:
+    """A column of n missing texts (for a column the input lacks), built in one step."""
+    return pd.Series(pd.arrays.ArrowStringArray(pa.nulls(n, pa.string())))

@@ -69,7 +69,12 @@ def parse_results(
             problems.append(Problem(source, shown, (int(rows[i]),), name, hint))
 
     frame = pd.DataFrame({"row": rows})
-    frame["section"] = _text(raw[columns["section"]]).fillna("") if "section" in columns else ""
+    # No section column: one empty section, held as a category (not n empty strings).
+    frame["section"] = (
+        _text(raw[columns["section"]]).fillna("")
+        if "section" in columns
+        else pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), dtype=pd.CategoricalDtype([""]))
+    )
     for name in ("round", "deal", "table", "seat", "player"):
         if name not in columns:
             continue

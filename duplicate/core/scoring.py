@@ -8,7 +8,7 @@ import pyarrow as pa
 
 from duplicate.core.adjustments import Adjustments, match_adjustments, no_adjustments
 from duplicate.core.codes import combine, dense_codes
-from duplicate.core.exact import IntArray, decimal_series, div_half_up
+from duplicate.core.exact import IntArray, decimal_series, div_half_up, int_series, null_text
 from duplicate.core.kernel import cells, weighted_ranks
 from duplicate.core.results import Results, parse_results
 from duplicate.core.robots import is_robot
@@ -161,7 +161,7 @@ def score(
 ) -> pd.DataFrame:
     """One row per result with its matchpoints, MP%, deal rank and rank points.
 
-    Rows come in a canonical order (section, round, deal, seat, table, player), so the
+    Rows come in a canonical order (section, round, deal, table, seat, player), so the
     same results in any row order give the same table.
     """
     rules = rules or Rules()
@@ -172,42 +172,51 @@ def score(
         refuse_adjustments(adjustments)
         return sp_score(results, rules)
     scored = score_rows(results, rules, adjustments)
-    sort_keys = ["section", "round", "deal", "seat"]
-    sort_keys += ["table", "player"] if results.has_table else ["player"]
-    scored = scored.sort_values(sort_keys, kind="stable", ignore_index=True)
-    return format_scores(scored, results)
+    return format_scores(scored.take(canonical_order(scored, results.has_table)), results)
+
+
+def canonical_order(frame: pd.DataFrame, has_table: bool) -> IntArray:
+    """Row positions in (section, round, deal, table, seat, player) order.
+
+    Files usually arrive in that order already: one comparison pass, then no sort.
+    """
+    keys = ["section", "round", "deal"] + (["table"] if has_table else []) + ["seat", "player"]
+    key, _ = combine([dense_codes(frame[k]) for k in keys])
+    if bool((key[1:] > key[:-1]).all()):
+        return np.arange(len(frame), dtype=np.int64)
+    return np.argsort(key, kind="stable").astype(np.int64)
 
 
 def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
-    """The public columns of `score`, with exact decimals for points and percentages."""
+    """The public columns of `score`: Arrow-backed, exact decimals, built without copies."""
     n = len(scored)
-    absent = np.ones(n, dtype=bool)
     left_out = (scored["n"] < 0).to_numpy()
     void = (scored["mp_pct_centi"] < 0).to_numpy()
     unranked = (scored["deal_rank"] == 0).to_numpy()
+    no_times = np.zeros(n, dtype=np.int64)
+    seconds = scored["seconds_units"].to_numpy() if results.has_seconds else no_times
     out = pd.DataFrame(
         {
-            "section": scored["section"].astype("str"),
-            "round": scored["round"].astype("int64"),
-            "deal": scored["deal"],
-            "table": scored["table"] if results.has_table else pd.Series([None] * n, dtype="str"),
-            "seat": scored["seat"],
-            "player": scored["player"],
+            "section": scored["section"].reset_index(drop=True),
+            "round": int_series(scored["round"].to_numpy()),
+            "deal": scored["deal"].reset_index(drop=True),
+            "table": scored["table"].reset_index(drop=True) if results.has_table else null_text(n),
+            "seat": scored["seat"].reset_index(drop=True),
+            "player": scored["player"].reset_index(drop=True),
             "score": decimal_series(scored["score_units"].to_numpy(), results.score_scale),
             "seconds": decimal_series(
-                scored["seconds_units"].to_numpy()
-                if results.has_seconds
-                else np.zeros(n, np.int64),
+                seconds,
                 results.seconds_scale,
-                None if results.has_seconds else absent,
+                None if results.has_seconds else np.ones(n, dtype=bool),
             ),
-            "n": scored["n"].astype("Int64").mask(left_out),
-            "mp": scored["mp"].astype("Int64").mask(left_out),
-            "top": scored["top"].astype("Int64").mask(left_out),
+            "n": int_series(scored["n"].to_numpy(), left_out),
+            "mp": int_series(scored["mp"].to_numpy(), left_out),
+            "top": int_series(scored["top"].to_numpy(), left_out),
             "mp_pct": decimal_series(scored["mp_pct_centi"].to_numpy(), 2, void),
-            "deal_rank": scored["deal_rank"].astype("Int64").mask(unranked),
+            "deal_rank": int_series(scored["deal_rank"].to_numpy(), unranked),
             "rank_points": decimal_series(scored["points"].to_numpy(), 2, unranked),
-            "adjustment": scored["adjustment"],
-        }
+            "adjustment": scored["adjustment"].reset_index(drop=True),
+        },
+        copy=False,
     )
     return out[list(SCORE_COLUMNS)]

@@ -21,6 +21,20 @@ import pyarrow.parquet as pq
 from duplicate.errors import InputOutputError, UsageError
 
 FORMATS = ("csv", "parquet", "json")
+LOW_CARDINALITY = {
+    "section",
+    "round",
+    "deal",
+    "table",
+    "seat",
+    "n",
+    "top",
+    "decided_by",
+    "adjustment",
+    "playoff",
+    "bye",
+    "kind",
+}
 SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json"}
 _NEEDS_QUOTES = r'[",\r\n]'
 
@@ -71,6 +85,11 @@ def csv_bytes(table: pa.Table) -> bytes:
 
     Text that a spreadsheet would run as a formula is neutralised first.
     """
+    # Dictionary (category) columns are written as their plain text.
+    table = pa.table(
+        [c.cast(c.type.value_type) if pa.types.is_dictionary(c.type) else c for c in table.columns],
+        names=table.column_names,
+    )
     table = pa.table(
         [
             neutralise_formulas(c)
@@ -126,7 +145,15 @@ def parquet_bytes(table: pa.Table, meta: dict[str, str]) -> bytes:
     schema_meta.pop(b"pandas", None)
     schema_meta.update({f"duplicate.{k}".encode(): v.encode() for k, v in meta.items()})
     sink = pa.BufferOutputStream()
-    pq.write_table(table.replace_schema_metadata(schema_meta), sink)
+    # Dictionary encoding pays only where values repeat a lot; elsewhere it is slow work.
+    low_cardinality = [
+        name
+        for name in table.column_names
+        if name in LOW_CARDINALITY or pa.types.is_dictionary(table.schema.field(name).type)
+    ]
+    # (pyarrow takes a list of columns here; its stubs say bool only)
+    options: dict[str, Any] = {"use_dictionary": low_cardinality}
+    pq.write_table(table.replace_schema_metadata(schema_meta), sink, **options)
     return bytes(sink.getvalue().to_pybytes())
 
 

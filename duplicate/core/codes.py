@@ -16,17 +16,31 @@ from duplicate.core.exact import IntArray
 HISTOGRAM_LIMIT = 1 << 26
 
 
-def dense_codes(values: pd.Series | np.ndarray, ordered: bool = True) -> tuple[IntArray, int]:
-    """Codes 0..k-1 for the distinct values and k; in the values' sort order if `ordered`.
+# Integer ids spanning at most this many values are coded through a presence table.
+SMALL_RANGE = 1 << 16
 
-    Unordered codes are cheaper: use them where only equality matters.
-    """
+
+def dense_codes(values: pd.Series | np.ndarray, ordered: bool = True) -> tuple[IntArray, int]:
+    """Codes 0..k-1 for the distinct values and k; in the values' sort order if `ordered`."""
+    array = values.to_numpy() if isinstance(values, pd.Series) else values
+    if isinstance(array, np.ndarray) and array.dtype.kind in "iu" and len(array):
+        low, high = int(array.min()), int(array.max())
+        if high - low < SMALL_RANGE:
+            # Round, deal, seat and table numbers: a small table of which values occur.
+            offset = array.astype(np.int64) - low
+            present = np.zeros(high - low + 1, dtype=bool)
+            present[offset] = True
+            return (np.cumsum(present) - 1)[offset], int(present.sum())
     codes, uniques = pd.factorize(values, sort=ordered)
     return codes.astype(np.int64, copy=False), len(uniques)
 
 
 def combine(parts: list[tuple[IntArray, int]]) -> tuple[IntArray, int]:
-    """One dense code per distinct combination, ordered like the parts (mixed radix)."""
+    """One code per distinct combination, ordered like the parts (mixed radix).
+
+    The codes are dense only as far as the parts' sizes multiply; they are made dense
+    again only when the product would not fit an int64.
+    """
     if not parts:
         raise ValueError("combine needs at least one key")
     key, size = parts[0]
@@ -34,7 +48,7 @@ def combine(parts: list[tuple[IntArray, int]]) -> tuple[IntArray, int]:
         if size * n >= 1 << 62:
             key, size = dense_codes(key)
         key, size = key * n + codes, size * n
-    return dense_codes(key) if size > HISTOGRAM_LIMIT else (key, size)
+    return key, size
 
 
 def count_per(key: IntArray, size: int) -> IntArray:
@@ -66,6 +80,8 @@ def varies_within(key: IntArray, size: int, other: IntArray) -> np.ndarray:
     One reference value per key (whichever row wrote last), then every row compared with
     it: a scatter and a gather, no sort and no hash.
     """
+    if size > HISTOGRAM_LIMIT:
+        key, size = dense_codes(key)
     reference = np.zeros(size, dtype=other.dtype)
     reference[key] = other
     differs = np.zeros(size, dtype=bool)

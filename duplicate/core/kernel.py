@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from duplicate.core.codes import HISTOGRAM_LIMIT
+from duplicate.core.codes import HISTOGRAM_LIMIT, dense_codes
 from duplicate.core.exact import FloatArray, IntArray
 
 
@@ -29,6 +29,8 @@ class Cells:
 
 def cells(group: IntArray, n_groups: int, value: IntArray, n_values: int) -> Cells:
     """Count each (group, value) cell and what lies below it, without sorting rows."""
+    if n_groups * n_values >= 1 << 62:
+        group, n_groups = dense_codes(group)
     flat = group * n_values + value
     if n_groups * n_values <= HISTOGRAM_LIMIT:
         counts = np.bincount(flat, minlength=n_groups * n_values)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from duplicate.core.codes import dense_codes
 from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.core.exact import IntArray
 from duplicate.errors import InvalidData, Problem
@@ -34,6 +35,16 @@ class Results:
     score_scale: int
     seconds_scale: int
     deal_scope: str = "round"
+    # Not an init field: dataclasses.replace(results, frame=...) must start a fresh cache.
+    _codes: dict[str, tuple[IntArray, int]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
+
+    def codes(self, column: str) -> tuple[IntArray, int]:
+        """Ordered dense codes of a column, computed once and shared by every step."""
+        if column not in self._codes:
+            self._codes[column] = dense_codes(self.frame[column])
+        return self._codes[column]
 
 
 def parse_results(

@@ -82,9 +82,8 @@ def score_rows(
         if adjustments is not None
         else no_adjustments(n_rows)
     )
-    # Deal and group codes need no order; score codes do (below = lower score).
-    deal, n_deals = combine([dense_codes(frame[k], ordered=False) for k in deal_keys(rules)])
-    group, n_groups = combine([(deal, n_deals), dense_codes(frame["seat"], ordered=False)])
+    deal, n_deals = combine([results.codes(k) for k in deal_keys(rules)])
+    group, n_groups = combine([(deal, n_deals), results.codes("seat")])
     value, n_values = dense_codes(frame["score_units"].to_numpy())
 
     # Matchpoints, per distinct (comparison group, score) cell of the compared rows.
@@ -172,18 +171,20 @@ def score(
         refuse_adjustments(adjustments)
         return sp_score(results, rules)
     scored = score_rows(results, rules, adjustments)
-    return format_scores(scored.take(canonical_order(scored, results.has_table)), results)
+    order = canonical_order(results)
+    return format_scores(scored if order is None else scored.take(order), results)
 
 
-def canonical_order(frame: pd.DataFrame, has_table: bool) -> IntArray:
-    """Row positions in (section, round, deal, table, seat, player) order.
+def canonical_order(results: Results) -> IntArray | None:
+    """Row positions in (section, round, deal, table, seat, player) order; None if already.
 
     Files usually arrive in that order already: one comparison pass, then no sort.
     """
-    keys = ["section", "round", "deal"] + (["table"] if has_table else []) + ["seat", "player"]
-    key, _ = combine([dense_codes(frame[k]) for k in keys])
+    keys = ["section", "round", "deal"]
+    keys += ["table", "seat", "player"] if results.has_table else ["seat", "player"]
+    key, _ = combine([results.codes(k) for k in keys])
     if bool((key[1:] > key[:-1]).all()):
-        return np.arange(len(frame), dtype=np.int64)
+        return None
     return np.argsort(key, kind="stable").astype(np.int64)
 
 

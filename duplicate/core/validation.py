@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from duplicate.core.codes import combine, count_per, dense_codes, varies_within
+from duplicate.core.codes import combine, count_per, varies_within
 from duplicate.errors import Problem
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
     src = results.source
     problems: list[Problem] = []
     deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
-    flags = _flags(frame, deal_key, results.has_table)
+    flags = _flags(results, deal_key)
     twice = flags["twice"]
     for key, group in _conflicts(frame, twice, [*deal_key, "player"]):
         problems.append(
@@ -93,21 +93,20 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
     return problems
 
 
-def _flags(frame: pd.DataFrame, deal_key: list[str], has_table: bool) -> dict[str, np.ndarray]:
+def _flags(results: Results, deal_key: list[str]) -> dict[str, np.ndarray]:
     """Which rows break each rule, found on integer codes (fast on millions of rows)."""
-    names = {"section", "round", "deal", "seat", "player"} | ({"table"} if has_table else set())
-    code = {name: dense_codes(frame[name], ordered=False) for name in sorted(names)}
-    deal = combine([code[k] for k in deal_key])
-    in_round = combine([code["section"], code["round"], code["player"]])
+    code = results.codes
+    deal = combine([code(k) for k in deal_key])
+    in_round = combine([code("section"), code("round"), code("player")])
     flags = {
-        "twice": count_per(*combine([deal, code["player"]])) > 1,
-        "moved_seat": varies_within(*in_round, code["seat"][0]),
+        "twice": count_per(*combine([deal, code("player")])) > 1,
+        "moved_seat": varies_within(*in_round, code("seat")[0]),
     }
-    if has_table:
-        flags["moved_table"] = varies_within(*in_round, code["table"][0])
-        flags["shared"] = count_per(*combine([deal, code["table"], code["seat"]])) > 1
-        table = combine([code["section"], code["round"], code["table"]])
-        players_at_deal = count_per(*combine([table, code["deal"]]))
+    if results.has_table:
+        flags["moved_table"] = varies_within(*in_round, code("table")[0])
+        flags["shared"] = count_per(*combine([deal, code("table"), code("seat")])) > 1
+        table = combine([code("section"), code("round"), code("table")])
+        players_at_deal = count_per(*combine([table, code("deal")]))
         flags["uneven"] = varies_within(*table, players_at_deal)
     return flags
 

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 from duplicate.errors import InputOutputError, UsageError
 
 FORMATS = ("csv", "parquet", "json")
+IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
 LOW_CARDINALITY = {
     "section",
     "round",
@@ -152,7 +153,12 @@ def parquet_bytes(table: pa.Table, meta: dict[str, str]) -> bytes:
         if name in LOW_CARDINALITY or pa.types.is_dictionary(table.schema.field(name).type)
     ]
     # (pyarrow takes a list of columns here; its stubs say bool only)
-    options: dict[str, Any] = {"use_dictionary": low_cardinality}
+    # Min/max statistics help readers filter on identifiers; elsewhere they cost time.
+    identifiers = [n for n in table.column_names if n in IDENTIFIERS]
+    options: dict[str, Any] = {
+        "use_dictionary": low_cardinality,
+        "write_statistics": identifiers or False,
+    }
     pq.write_table(table.replace_schema_metadata(schema_meta), sink, **options)
     return bytes(sink.getvalue().to_pybytes())
 

@@ -102,3 +102,17 @@ def test_deal_scope_event_rejects_a_player_replaying_a_deal(tmp_path: Path) -> N
     results = duplicate.read_results(path)
     with pytest.raises(duplicate.InvalidData, match="player 'A' appears 2 times on deal 7"):
         duplicate.score(results, duplicate.Rules(deal_scope="event"))
+
+
+def test_a_directory_of_parquet_files_is_one_dataset(tmp_path: Path) -> None:
+    frame = pd.read_parquet(SAMPLE / "big2_event.parquet")
+    dataset = tmp_path / "event"
+    for round_no, part in frame.groupby("round"):
+        folder = dataset / f"part={round_no}"
+        folder.mkdir(parents=True)
+        part.to_parquet(folder / "results.parquet", index=False)
+    from_directory = duplicate.standings(duplicate.read_results(dataset))
+    assert from_directory.equals(duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.csv")))
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputOutputError, match="no .parquet files"):
+        duplicate.read_results(tmp_path / "empty")

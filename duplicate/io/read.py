@@ -51,11 +51,22 @@ def sha256_of(path: str | Path) -> str:
     """The sha256 of an input: the file as it is now, or what standard input gave."""
     if str(path) == "-":
         return _stdin_sha256[0] if _stdin_sha256 else ""
+    if Path(path).is_dir():
+        # A dataset: the hash of each file's relative path and hash, in path order.
+        digest = hashlib.sha256()
+        for file in sorted(p for p in Path(path).rglob("*.parquet") if p.is_file()):
+            digest.update(f"{file.relative_to(path)}\0{sha256_of(file)}\n".encode())
+        return digest.hexdigest()
     return hashlib.sha256(read_bytes(path)).hexdigest()
 
 
 def read_raw(path: str | Path, encoding: str | None = None) -> tuple[pd.DataFrame, int]:
-    """The table as stored, every CSV cell as text, and the row number of its first row."""
+    """The table as stored, every CSV cell as text, and the row number of its first row.
+
+    A directory is read as one dataset of Parquet files (say, partitioned by round).
+    """
+    if str(path) != "-" and Path(path).is_dir():
+        return _read_parquet_directory(Path(path)), 1
     data = read_bytes(path)
     source = source_name(path)
     if data.startswith(PARQUET_MAGIC):
@@ -100,6 +111,20 @@ def read_published(path: str | Path, encoding: str | None = None) -> pd.DataFram
     if data.startswith(PARQUET_MAGIC):
         return _read_parquet(data, source)
     return _read_csv(data, source, encoding)
+
+
+def _read_parquet_directory(path: Path) -> pd.DataFrame:
+    files = sorted(p for p in path.rglob("*.parquet") if p.is_file())
+    if not files:
+        raise InputOutputError(f"{path}: a directory with no .parquet files")
+    try:
+        # One read of every file, straight into one table (partition columns included).
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise InvalidData(
+            [Problem(str(path), f"is not a readable Parquet dataset ({exc})")]
+        ) from None
+    return table.to_pandas()
 
 
 def _read_parquet(data: bytes, source: str) -> pd.DataFrame:

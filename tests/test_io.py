@@ -112,7 +112,9 @@ def test_a_directory_of_parquet_files_is_one_dataset(tmp_path: Path) -> None:
         folder.mkdir(parents=True)
         part.to_parquet(folder / "results.parquet", index=False)
     from_directory = duplicate.standings(duplicate.read_results(dataset))
-    assert from_directory.equals(duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.csv")))
+    assert from_directory.equals(
+        duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.csv"))
+    )
     (tmp_path / "empty").mkdir()
-    with pytest.raises(InputOutputError, match="no .parquet files"):
+    with pytest.raises(InputOutputError, match=r"no \.parquet files"):
         duplicate.read_results(tmp_path / "empty")

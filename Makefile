@@ -46,6 +46,7 @@ browser:
 ## bench: time score and standings on generated events (ROWS=1000000 by default)
 ROWS ?= 1000000
 bench: $(INSTALLED)
+	$(BIN)/python -m pip install --quiet duckdb  # for comparison only; not a dependency
 	$(BIN)/python tests/bench/bench_score.py --rows $(ROWS)
 
 ## golden: rewrite the expected outputs in tests/golden on purpose, then review the diff

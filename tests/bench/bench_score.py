@@ -81,6 +81,59 @@ def generate_swiss(players: int, folder: Path, rounds: int = 3) -> Path:
     return path
 
 
+DUCKDB_SCORE = """
+COPY (
+  WITH r AS (SELECT * FROM read_parquet('{source}')),
+  cells AS (
+    SELECT round, deal, seat, score, count(*) AS eq,
+           coalesce(sum(count(*)) OVER (PARTITION BY round, deal, seat ORDER BY score
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS below,
+           sum(count(*)) OVER (PARTITION BY round, deal, seat) AS n
+    FROM r GROUP BY round, deal, seat, score),
+  pct AS (
+    SELECT *, 2 * below + eq - 1 AS mp, 2 * (n - 1) AS top,
+           CASE WHEN n > 1 THEN (2 * below + eq - 1)::DOUBLE / (2 * (n - 1)) ELSE 0.5 END AS key
+    FROM cells),
+  ranked AS (
+    SELECT *, 1 + sum(eq) OVER (PARTITION BY round, deal ORDER BY key DESC
+                                RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+              - sum(eq) OVER (PARTITION BY round, deal, key) AS deal_rank
+    FROM pct)
+  SELECT r.*, n, mp, top, round(100.0 * mp / nullif(top, 0), 2) AS mp_pct, deal_rank,
+         CASE deal_rank WHEN 1 THEN 10000 WHEN 2 THEN 7000 WHEN 3 THEN 5000 WHEN 4 THEN 3500
+              ELSE round(10000.0 / deal_rank, 2) END::DECIMAL(18, 2) AS rank_points
+  FROM r JOIN ranked USING (round, deal, seat, score)
+) TO '{target}' (FORMAT PARQUET)
+"""
+
+
+def duckdb_score(source: Path, target: Path) -> float | None:
+    """DuckDB's best SQL for the same scores (the same cell idea), if duckdb is installed."""
+    try:
+        import duckdb
+    except ImportError:
+        print("duckdb is not installed: `make bench` installs it")
+        return None
+    start = time.perf_counter()
+    duckdb.sql(DUCKDB_SCORE.format(source=source, target=target))
+    return time.perf_counter() - start
+
+
+def same_scores(ours: Path, theirs: Path) -> bool:
+    """DuckDB and duplicate give the same matchpoints and deal ranks for every result."""
+    keys = ["round", "deal", "seat", "player"]
+    a = pd.read_parquet(ours, columns=[*keys, "mp", "deal_rank"]).sort_values(
+        keys, ignore_index=True
+    )
+    b = pd.read_parquet(theirs, columns=[*keys, "mp", "deal_rank"]).sort_values(
+        keys, ignore_index=True
+    )
+    return bool(
+        (a["mp"].to_numpy() == b["mp"].to_numpy()).all()
+        and (a["deal_rank"].to_numpy() == b["deal_rank"].to_numpy()).all()
+    )
+
+
 def timed(label: str, args: list[str]) -> float:
     start = time.perf_counter()
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
@@ -101,15 +154,19 @@ def main() -> None:
     print(f"{args.rows:,} result rows, {DEALS} deals, tables of {TABLE_SIZE}")
     timed("duplicate --help", [*tool, "--help"])
     timed("score, CSV in, Parquet out", [*tool, "score", str(csv), "-o", str(out / "s.parquet")])
-    timed(
-        "score, Parquet in, Parquet out",
-        [*tool, "score", str(parquet), "-o", str(out / "s.parquet")],
-    )
+    score_parquet = [*tool, "score", str(parquet), "-o", str(out / "s.parquet")]
+    ours = timed("score, Parquet in, Parquet out", score_parquet)
+    theirs = duckdb_score(parquet, out / "duckdb.parquet")
+    if theirs is not None:
+        agree = same_scores(out / "s.parquet", out / "duckdb.parquet")
+        print(
+            f"{'DuckDB SQL, same scores, Parquet to Parquet':<44} {theirs:7.2f} s   "
+            f"(duplicate / DuckDB = {ours / theirs:.2f}; results {'agree' if agree else 'DIFFER'})"
+        )
     timed("standings, CSV in, CSV out", [*tool, "standings", str(csv), "-o", str(out / "t.csv")])
-    timed(
-        "standings, Parquet in, Parquet out",
-        [*tool, "standings", str(parquet), "-o", str(out / "t.parquet")],
-    )
+    standings_parquet = [*tool, "standings", str(parquet), "-o", str(out / "t.parquet")]
+    ranked = timed("standings, Parquet in, Parquet out", standings_parquet)
+    print(f"{'standings / score':<44} {ranked / ours:7.2f}")
     for players in args.seat_players:
         swiss = generate_swiss(players, ROOT / "bench-data")
         timed(

@@ -42,6 +42,10 @@ class InvalidData(DuplicateError):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
 
+    def __reduce__(self) -> tuple[type[InvalidData], tuple[list[Problem]]]:
+        # Rebuilt from its problems when it crosses processes (a Dask worker's error).
+        return (type(self), (self.problems,))
+
 
 class UsageError(DuplicateError):
     """The command was called with options or a rules file that cannot be used."""

@@ -52,6 +52,11 @@ class Method(StrEnum):
     standard_points = "standard-points"
 
 
+class Engine(StrEnum):
+    local = "local"
+    dask = "dask"
+
+
 class SeatingOrder(StrEnum):
     snake = "snake"
     straight = "straight"
@@ -108,6 +113,20 @@ RankFactorsOpt = Annotated[
         "--rank-factors",
         help="Rank-point factors for ranks 1, 2, ...; later ranks earn 1/rank. "
         "Default 1,0.7,0.5,0.35.",
+    ),
+]
+EngineOpt = Annotated[
+    Engine,
+    typer.Option(
+        "--engine",
+        help="local (this machine), or dask (a cluster; pip install 'duplicate[dask]').",
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="With --engine dask: the scheduler's address. Default: a local cluster of 2.",
     ),
 ]
 MethodOpt = Annotated[

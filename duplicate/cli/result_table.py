@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import Any
 
 from duplicate.cli.common import (
     AdjustmentsOpt,
     DealScopeOpt,
     EncodingOpt,
+    Engine,
+    EngineOpt,
     FormatOpt,
     MethodOpt,
     OutputOpt,
@@ -16,6 +19,7 @@ from duplicate.cli.common import (
     RankFactorsOpt,
     ResultsArg,
     RulesOpt,
+    SchedulerOpt,
     TieRankingOpt,
     effective_rules,
     refuse_overwriting_inputs,
@@ -26,7 +30,9 @@ from duplicate.cli.manifest import ManifestOpt, adjustment_records, input_record
 from duplicate.cli.output import emit
 
 
-def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., None]:
+def result_table_command(
+    compute: str, kind: str, doc: str, on_dask: str | None = None
+) -> Callable[..., None]:
     """A command computing `compute` ("module:function", imported when run) on results."""
 
     @reports_errors
@@ -41,6 +47,8 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
         rank_factors: RankFactorsOpt = None,
         rank_base: RankBaseOpt = None,
         method: MethodOpt = None,
+        engine: EngineOpt = Engine.local,
+        scheduler: SchedulerOpt = None,
         adjustments: AdjustmentsOpt = None,
         manifest: ManifestOpt = None,
     ) -> None:
@@ -51,11 +59,17 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
         rules = effective_rules(
             rules_file, tie_ranking, deal_scope, rank_factors, rank_base, method
         )
-        with working(f"reading {results}"):
-            data = read_results(results, encoding, rules.deal_scope)
+        if engine is Engine.dask:
             corrections = read_adjustments(adjustments, encoding) if adjustments else None
-        with working(f"computing {kind}"):
-            table = run(data, rules, corrections)
+            with working(f"computing {kind} on Dask"):
+                table, rows = run_on_dask(on_dask, results, encoding, rules, corrections, scheduler)
+        else:
+            with working(f"reading {results}"):
+                data = read_results(results, encoding, rules.deal_scope)
+                corrections = read_adjustments(adjustments, encoding) if adjustments else None
+            with working(f"computing {kind}"):
+                table = run(data, rules, corrections)
+            rows = len(data.frame)
         inputs = [results] + ([adjustments] if adjustments else [])
         refuse_overwriting_inputs(manifest, inputs)
         written = emit(
@@ -67,7 +81,7 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
             inputs=inputs,
         )
         if manifest is not None:
-            records = [input_record("results", results, len(data.frame))]
+            records = [input_record("results", results, rows)]
             if adjustments and corrections is not None:
                 records.append(input_record("adjustments", adjustments, len(corrections.frame)))
             write_manifest(
@@ -81,3 +95,36 @@ def result_table_command(compute: str, kind: str, doc: str) -> Callable[..., Non
 
     command.__doc__ = doc
     return command
+
+
+def run_on_dask(
+    compute: str | None,
+    results: str,
+    encoding: str | None,
+    rules: Any,
+    corrections: Any,
+    scheduler: str | None,
+) -> tuple[Any, int]:
+    """The same table, computed on a Dask cluster; and how many results it read."""
+    from pathlib import Path
+
+    from duplicate.errors import UsageError
+    from duplicate.io.read import PARQUET_MAGIC, read_raw, source_name
+
+    if compute is None:
+        raise UsageError("this command runs on the local engine only")
+    if rules.method != "matchpoints":
+        raise UsageError("the dask engine scores matchpoints; use the local engine")
+    module, function = compute.split(":")
+    run = getattr(importlib.import_module(module), function)
+    source = source_name(results)
+    path = Path(results)
+    if results != "-" and (path.is_dir() or path.read_bytes()[:4] == PARQUET_MAGIC):
+        import dask.dataframe as dd
+
+        # Parquet is read by the workers, never whole on this machine.
+        table = run(dd.read_parquet(results), source, rules, corrections, scheduler)
+    else:
+        raw, first_row = read_raw(results, encoding)
+        table = run(raw, source, rules, corrections, scheduler, first_row)
+    return table, len(table) if "place" not in table else -1

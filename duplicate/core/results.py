@@ -53,8 +53,11 @@ def parse_results(
     first_row: int = 1,
     deal_scope: str = "round",
     score_required: bool = True,
+    row_numbers: np.ndarray | None = None,
 ) -> Results:
     """Validate and type a results table; raise InvalidData listing every problem.
+
+    `row_numbers` (one per row) replace first_row when the table is a part of a file.
 
     `first_row` is the number messages give the first data row (2 for a CSV file, whose
     header is row 1, as a spreadsheet shows it).
@@ -68,7 +71,11 @@ def parse_results(
         raise InvalidData(
             [Problem(source, "has no result rows", hint="add one row per player per deal")]
         )
-    rows = np.arange(first_row, first_row + n, dtype=np.int64)
+    rows = (
+        np.arange(first_row, first_row + n, dtype=np.int64)
+        if row_numbers is None
+        else np.asarray(row_numbers, dtype=np.int64)
+    )
     problems: list[Problem] = []
 
     def cell_problems(name: str, bad: np.ndarray, what: str, hint: str) -> None:

@@ -66,7 +66,11 @@ def standings(
 
         refuse_adjustments(adjustments)
         return sp_standings(results, rules)
-    rows = score_rows(results, rules, adjustments)
+    return rank_scored_rows(score_rows(results, rules, adjustments), results, rules)
+
+
+def rank_scored_rows(rows: pd.DataFrame, results: Results, rules: Rules) -> pd.DataFrame:
+    """The standings from rows already scored (by score_rows, here or on a cluster)."""
     # Robots take no place, and beating one is not beating an opponent.
     rows = rows[~is_robot(rows["player"])].reset_index(drop=True)
     player, n_players = group_codes(rows, ["section", "player"])

@@ -1,0 +1,1 @@
+"""Where the scoring runs: here (the default), or on a Dask cluster."""

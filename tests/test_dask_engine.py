@@ -1,0 +1,118 @@
+"""The Dask engine gives the local engine's bytes, on a LocalCluster of 2 workers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import duplicate
+from duplicate.engines.dask_engine import score_on_dask, standings_on_dask
+from duplicate.io.read import read_raw
+from duplicate.io.write import encode
+from tests.conftest import GOLDEN, SAMPLE
+from tests.test_properties import events
+
+distributed = pytest.importorskip("dask.distributed")
+META = {"version": "test", "rules": duplicate.Rules().to_toml()}
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    import logging
+
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, silence_logs=logging.ERROR
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def same_bytes(local: pd.DataFrame, remote: pd.DataFrame, kind: str) -> bool:
+    return all(
+        encode(local, f, kind, META) == encode(remote, f, kind, META) for f in ("csv", "parquet")
+    )
+
+
+@pytest.mark.parametrize(
+    "name", ["big2_event.csv", "big2_event.parquet", "spec_example.csv", "doudizhu_example.csv"]
+)
+def test_sample_events_agree(scheduler: str, name: str) -> None:
+    raw, first_row = read_raw(SAMPLE / name)
+    results = duplicate.read_results(SAMPLE / name)
+    rules = duplicate.Rules()
+    assert same_bytes(
+        duplicate.score(results, rules),
+        score_on_dask(raw, name, rules, None, scheduler, first_row),
+        "scores",
+    )
+    assert same_bytes(
+        duplicate.standings(results, rules),
+        standings_on_dask(raw, name, rules, None, scheduler, first_row),
+        "standings",
+    )
+
+
+def test_adjustments_agree(scheduler: str) -> None:
+    case = GOLDEN / "adjustments"
+    raw, first_row = read_raw(case / "results.csv")
+    adjustments = duplicate.read_adjustments(case / "adjustments.csv")
+    local = duplicate.standings(
+        duplicate.read_results(case / "results.csv"), adjustments=adjustments
+    )
+    remote = standings_on_dask(raw, "x", duplicate.Rules(), adjustments, scheduler, first_row)
+    assert same_bytes(local, remote, "standings")
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(event=events())
+def test_random_events_agree(scheduler: str, event: pd.DataFrame) -> None:
+    raw = event.astype(str)
+    rules = duplicate.Rules()
+    assert same_bytes(
+        duplicate.score(raw, rules), score_on_dask(raw, "x", rules, None, scheduler), "scores"
+    )
+    assert same_bytes(
+        duplicate.standings(raw, rules),
+        standings_on_dask(raw, "x", rules, None, scheduler),
+        "standings",
+    )
+
+
+def test_problems_of_every_partition_are_listed(scheduler: str, tmp_path: Path) -> None:
+    rows = ["round,deal,table,seat,player,score"]
+    for round_no in (1, 2, 3):
+        rows += [f"{round_no},1,1,0,A,1", f"{round_no},1,1,1,B,x{round_no}"]
+    path = tmp_path / "bad.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    raw, first_row = read_raw(path)
+    with pytest.raises(duplicate.InvalidData) as local:
+        duplicate.read_results(path)
+    with pytest.raises(duplicate.InvalidData) as remote:
+        score_on_dask(raw, str(path), duplicate.Rules(), None, scheduler, first_row)
+    assert [str(p) for p in remote.value.problems] == [str(p) for p in local.value.problems]
+    assert len(remote.value.problems) == 3
+
+
+def test_cli_engine_option(scheduler: str) -> None:
+    from typer.testing import CliRunner
+
+    from duplicate.cli import app
+
+    runner = CliRunner()
+    path = str(SAMPLE / "big2_event.parquet")
+    local = runner.invoke(app, ["standings", path, "-o", "-"])
+    remote = runner.invoke(
+        app, ["standings", path, "-o", "-", "--engine", "dask", "--scheduler", scheduler]
+    )
+    assert remote.exit_code == 0, remote.stderr
+    assert remote.stdout_bytes == local.stdout_bytes
+    refused = runner.invoke(app, ["score", path, "--engine", "dask", "--method", "standard-points"])
+    assert refused.exit_code == 2
+    assert "the dask engine scores matchpoints" in refused.stderr

@@ -59,21 +59,6 @@ def count_per(key: IntArray, size: int) -> IntArray:
     return counts[inverse]
 
 
-def distinct_per(key: IntArray, size: int, other: IntArray, other_size: int) -> IntArray:
-    """For each row, how many distinct `other` values the rows with its key have.
-
-    `key` and `other` are dense codes (below `size` and `other_size`).
-    """
-    if size * other_size <= HISTOGRAM_LIMIT:
-        present = np.zeros(size * other_size, dtype=bool)
-        present[key * other_size + other] = True
-        per_key = present.reshape(size, other_size).sum(axis=1)
-    else:
-        pairs = np.unique(key * other_size + other)
-        per_key = np.bincount(pairs // other_size, minlength=size)
-    return np.asarray(per_key[key], dtype=np.int64)
-
-
 def varies_within(key: IntArray, size: int, other: IntArray) -> np.ndarray:
     """For each row, whether the rows sharing its key hold more than one `other` value.
 

@@ -48,7 +48,7 @@ def _score_partition(
 ) -> pd.DataFrame:
     """Validate and score one partition (whole rounds), as the local engine would."""
     if part.empty:
-        return _empty_scored()
+        return pd.DataFrame()
     rows = part[ROW].to_numpy()
     raw = part.drop(columns=[ROW, PART]).reset_index(drop=True)
     try:
@@ -76,10 +76,6 @@ def _in_partition(adjustments: Adjustments | None, results: Results) -> Adjustme
     ).drop_duplicates()
     mine = adjustments.frame.merge(here, on=["round", "deal", "player"])
     return replace(adjustments, frame=mine) if len(mine) else None
-
-
-def _empty_scored() -> pd.DataFrame:
-    return pd.DataFrame()
 
 
 def scored_rows_on_dask(

@@ -124,7 +124,8 @@ def _read_parquet_directory(path: Path) -> pd.DataFrame:
         raise InvalidData(
             [Problem(str(path), f"is not a readable Parquet dataset ({exc})")]
         ) from None
-    return table.to_pandas()
+    # Arrow buffers are released as they convert: the file is not held twice.
+    return table.to_pandas(self_destruct=True, split_blocks=True)
 
 
 def _read_parquet(data: bytes, source: str) -> pd.DataFrame:
@@ -132,7 +133,8 @@ def _read_parquet(data: bytes, source: str) -> pd.DataFrame:
         table = pq.read_table(pa.BufferReader(data))
     except (pa.ArrowException, OSError) as exc:
         raise InvalidData([Problem(source, f"is not a readable Parquet file ({exc})")]) from None
-    return table.to_pandas()
+    # Arrow buffers are released as they convert: the file is not held twice.
+    return table.to_pandas(self_destruct=True, split_blocks=True)
 
 
 def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
@@ -201,4 +203,5 @@ def _read_csv(data: bytes, source: str, encoding: str | None) -> pd.DataFrame:
                 )
             ]
         ) from None
-    return table.to_pandas()
+    # Arrow buffers are released as they convert: the file is not held twice.
+    return table.to_pandas(self_destruct=True, split_blocks=True)

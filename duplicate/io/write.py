@@ -10,7 +10,7 @@ import shutil
 import tempfile
 import tomllib
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -192,11 +192,6 @@ def write_atomic(path: str | Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
-def write_stream(stream: BinaryIO, data: bytes) -> None:
-    stream.write(data)
-    stream.flush()
 
 
 REPORT_MARKER = ".duplicate-report"

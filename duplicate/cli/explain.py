@@ -70,6 +70,7 @@ def explain(
 def render_text(e: dict[str, Any]) -> str:
     """The explanation as aligned plain text."""
     from duplicate.core.explain import number_text as text
+    from duplicate.core.scoring import PLAYER_DEAL_COLUMNS
 
     where = f" in section {e['section']}" if e["section"] else ""
     lines = [
@@ -77,36 +78,10 @@ def render_text(e: dict[str, Any]) -> str:
         + (", in a play-off" if e["playoff"] else ""),
         "",
     ]
-    header = [
-        "round",
-        "deal",
-        "table",
-        "seat",
-        "score",
-        "seconds",
-        "n",
-        "mp",
-        "top",
-        "MP%",
-        "rank",
-        "points",
-        "adjustment",
-    ]
-    keys = [
-        "round",
-        "deal",
-        "table",
-        "seat",
-        "score",
-        "seconds",
-        "n",
-        "mp",
-        "top",
-        "mp_pct",
-        "deal_rank",
-        "rank_points",
-        "adjustment",
-    ]
+    keys = list(PLAYER_DEAL_COLUMNS)
+    # Short headings for a table read on paper.
+    short = {"mp_pct": "MP%", "deal_rank": "rank", "rank_points": "points"}
+    header = [short.get(k, k) for k in keys]
     cells = [[text(d[k]) for k in keys] for d in e["deals"]]
     lines += _aligned([header, *cells])
     sum_text = " + ".join(str(p) for p in e["rank_points"]) or "0"

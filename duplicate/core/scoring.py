@@ -33,6 +33,8 @@ SCORE_COLUMNS = (
     "rank_points",
     "adjustment",
 )
+# A player's own view of a deal: the score columns without who and where they sat.
+PLAYER_DEAL_COLUMNS = tuple(c for c in SCORE_COLUMNS if c not in ("section", "player"))
 
 
 def as_results(data: Results | pd.DataFrame, rules: Rules) -> Results:

@@ -8,6 +8,8 @@ from typing import Any
 import pandas as pd
 
 from duplicate import __version__
+from duplicate.core.scoring import PLAYER_DEAL_COLUMNS
+from duplicate.core.standings import STANDINGS_COLUMNS
 from duplicate.report.data import ReportData
 from duplicate.report.labels import LABELS
 
@@ -22,19 +24,7 @@ th{text-align:left;background:#f2f4f8;white-space:nowrap}td.num{text-align:right
 footer{margin-top:3rem;color:#6b7280;font-size:.85rem}
 """
 
-STANDINGS_FIELDS = [
-    "place",
-    "player",
-    "total",
-    "penalty",
-    "deals",
-    "beaten_avg",
-    "rank_counts",
-    "total_seconds",
-    "trimmed_seconds",
-    "decided_by",
-    "playoff",
-]
+STANDINGS_FIELDS = [c for c in STANDINGS_COLUMNS if c != "section"]
 TRAVELLER_FIELDS = [
     "table",
     "player",
@@ -45,21 +35,7 @@ TRAVELLER_FIELDS = [
     "rank_points",
     "adjustment",
 ]
-PLAYER_DEAL_FIELDS = [
-    "round",
-    "deal",
-    "table",
-    "seat",
-    "score",
-    "seconds",
-    "n",
-    "mp",
-    "top",
-    "mp_pct",
-    "deal_rank",
-    "rank_points",
-    "adjustment",
-]
+PLAYER_DEAL_FIELDS = list(PLAYER_DEAL_COLUMNS)
 NUMERIC = {
     "place",
     "total",

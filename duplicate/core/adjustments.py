@@ -134,31 +134,8 @@ def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustme
     )
     adj = adjustments.frame
     merged = adj.merge(keys, on=["round", "deal", "player"], how="left")
-    problems = []
-    for row in merged[merged["at"].isna()].to_dict("records"):
-        problems.append(
-            Problem(
-                adjustments.source,
-                f"no result for player {row['player']!r} on round {row['round']}, "
-                f"deal {row['deal']!r}",
-                (int(row["row"]),),
-                "player",
-                f"check the round, deal and player against {results.source}",
-            )
-        )
     matched = merged.dropna(subset=["at"]).astype({"at": "int64"})
-    doubled = matched[matched.duplicated("row", keep=False)].drop_duplicates("row")
-    for row in doubled.to_dict("records"):
-        problems.append(
-            Problem(
-                adjustments.source,
-                f"player {row['player']!r} on round {row['round']}, deal "
-                f"{row['deal']!r} matches results in several sections",
-                (int(row["row"]),),
-                "player",
-                "player ids must be unique across sections",
-            )
-        )
+    problems = coverage_problems(adjustments, matched["row"].to_numpy(), results.source)
     outcome = matched[matched["kind"] != "penalty"]
     clashes = outcome[outcome.duplicated("at", keep=False)]
     for position in sorted(set(clashes["at"])):
@@ -201,3 +178,39 @@ def no_adjustments(n: int) -> RowAdjustments:
         np.zeros(n, dtype=np.int64),
         np.full(n, "", dtype=object),
     )
+
+
+def coverage_problems(
+    adjustments: Adjustments, matched_rows: np.ndarray, results_source: str
+) -> list[Problem]:
+    """Adjustments that name no result, or results in several sections.
+
+    `matched_rows` holds an adjustment's row number once for every result it names
+    (from one table of results, or from the parts of one scored on a cluster).
+    """
+    times = pd.Series(matched_rows).value_counts()
+    problems = []
+    for row in adjustments.frame.to_dict("records"):
+        found = int(times.get(row["row"], 0))
+        where = f"player {row['player']!r} on round {row['round']}, deal {row['deal']!r}"
+        if found == 0:
+            problems.append(
+                Problem(
+                    adjustments.source,
+                    f"no result for {where}",
+                    (int(row["row"]),),
+                    "player",
+                    f"check the round, deal and player against {results_source}",
+                )
+            )
+        elif found > 1:
+            problems.append(
+                Problem(
+                    adjustments.source,
+                    f"{where} matches results in several sections",
+                    (int(row["row"]),),
+                    "player",
+                    "player ids must be unique across sections",
+                )
+            )
+    return problems

@@ -71,18 +71,98 @@ def standings(
 
 def rank_scored_rows(rows: pd.DataFrame, results: Results, rules: Rules) -> pd.DataFrame:
     """The standings from rows already scored (by score_rows, here or on a cluster)."""
+    return rank_players(player_stats(rows, results.has_table, results.has_seconds), results, rules)
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """What the standings need of each player, reducible across parts of an event.
+
+    players: section, player, points, penalty (cents), deals, and play time sum, min and
+    max; ranks: section, player, rank, count (ranked deals); beaten: section, player,
+    opponent (one row per round an opponent at the player's table scored lower).
+    """
+
+    players: pd.DataFrame
+    ranks: pd.DataFrame
+    beaten: pd.DataFrame
+
+
+PLAYER_KEYS = ["section", "player"]
+
+
+def player_stats(rows: pd.DataFrame, has_table: bool, has_seconds: bool) -> PlayerStats:
+    """Per-player sums of scored rows (whole rounds, so tablemates are all present)."""
     # Robots take no place, and beating one is not beating an opponent.
     rows = rows[~is_robot(rows["player"])].reset_index(drop=True)
-    player, n_players = group_codes(rows, ["section", "player"])
-    first_row = np.full(n_players, len(rows), dtype=np.int64)
-    np.minimum.at(first_row, player, np.arange(len(rows), dtype=np.int64))
-    section = rows["section"].to_numpy()[first_row]
-    names = rows["player"].to_numpy()[first_row]
-    penalty = sum_by(player, rows["penalty"].to_numpy(), n_players)
-    total = sum_by(player, rows["points"].to_numpy(), n_players) - penalty
-    deals = np.bincount(player, minlength=n_players).astype(np.int64)
+    keyed = pd.DataFrame(
+        {
+            "section": rows["section"].astype("str").to_numpy(),
+            "player": rows["player"].to_numpy(),
+            "points": rows["points"].to_numpy(),
+            "penalty": rows["penalty"].to_numpy(),
+            "seconds": rows["seconds_units"].to_numpy() if has_seconds else 0,
+        }
+    )
+    by_player = keyed.groupby(PLAYER_KEYS, sort=False)
+    players = by_player.agg(
+        points=("points", "sum"),
+        penalty=("penalty", "sum"),
+        deals=("points", "size"),
+        seconds_sum=("seconds", "sum"),
+        seconds_min=("seconds", "min"),
+        seconds_max=("seconds", "max"),
+    ).reset_index()
+    # A void result has no rank (0) and counts for no place.
+    ranked = keyed.assign(rank=rows["deal_rank"].to_numpy())[rows["deal_rank"].to_numpy() > 0]
+    ranks = ranked.groupby([*PLAYER_KEYS, "rank"], sort=False).size().rename("count").reset_index()
+    beaten = _beaten_pairs(rows) if has_table else pd.DataFrame(columns=[*PLAYER_KEYS, "opponent"])
+    return PlayerStats(players, ranks, beaten)
 
-    out = pd.DataFrame({"section": pd.Series(section, dtype="str"), "player": names})
+
+def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
+    """Player statistics of several parts of an event, reduced to one per player."""
+    players = pd.concat([p.players for p in parts], ignore_index=True)
+    players = (
+        players.groupby(PLAYER_KEYS, sort=False)
+        .agg(
+            points=("points", "sum"),
+            penalty=("penalty", "sum"),
+            deals=("deals", "sum"),
+            seconds_sum=("seconds_sum", "sum"),
+            seconds_min=("seconds_min", "min"),
+            seconds_max=("seconds_max", "max"),
+        )
+        .reset_index()
+    )
+    ranks = pd.concat([p.ranks for p in parts], ignore_index=True)
+    ranks = ranks.groupby([*PLAYER_KEYS, "rank"], sort=False)["count"].sum().reset_index()
+    beaten = pd.concat([p.beaten for p in parts], ignore_index=True)
+    return PlayerStats(players, ranks, beaten)
+
+
+def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataFrame:
+    """One row per player in final order, from their reduced statistics."""
+    table = stats.players
+    player, n_players = group_codes(table, PLAYER_KEYS)
+    order_in = np.argsort(player)
+    table = table.iloc[order_in].reset_index(drop=True)
+    penalty = table["penalty"].to_numpy(dtype=np.int64)
+    total = table["points"].to_numpy(dtype=np.int64) - penalty
+    deals = table["deals"].to_numpy(dtype=np.int64)
+    index = pd.MultiIndex.from_arrays([table["section"], table["player"]])
+
+    def codes_of(frame: pd.DataFrame, column: str = "player") -> IntArray:
+        """Each row's player code, looked up by hashing (no loop over rows)."""
+        keys = pd.MultiIndex.from_arrays([frame["section"], frame[column]])
+        return np.asarray(index.get_indexer(keys), dtype=np.int64)
+
+    out = pd.DataFrame(
+        {
+            "section": pd.Series(table["section"].to_numpy(), dtype="str"),
+            "player": table["player"].to_numpy(),
+        }
+    )
     out["total"] = decimal_series(total, 2)
     out["penalty"] = decimal_series(penalty, 2)
     out["deals"] = deals
@@ -90,27 +170,35 @@ def rank_scored_rows(rows: pd.DataFrame, results: Results, rules: Rules) -> pd.D
     absent = np.ones(n_players, dtype=bool)
     no_value = np.zeros(n_players, dtype=np.int64)
 
-    beaten_num, beaten_den = _beaten(rows, player, total) if results.has_table else (None, None)
-    if beaten_num is not None and beaten_den is not None:
-        out["beaten_avg"] = decimal_series(div_half_up(beaten_num, beaten_den), 2)
-        whole, frac = ratio_key(beaten_num, beaten_den)
+    if results.has_table:
+        winner = codes_of(stats.beaten)
+        num = sum_by(winner, total[codes_of(stats.beaten, "opponent")], n_players)
+        # No beaten opponent: 0 (0 / 1).
+        den = np.maximum(np.bincount(winner, minlength=n_players).astype(np.int64), 1)
+        out["beaten_avg"] = decimal_series(div_half_up(num, den), 2)
+        whole, frac = ratio_key(num, den)
         beaten_keys: SortKeys | None = [-whole, -frac]
     else:
         out["beaten_avg"] = decimal_series(no_value, 2, absent)
         beaten_keys = None
 
-    # A void result has no rank (0) and counts for no place.
-    ranked = (rows["deal_rank"] > 0).to_numpy()
+    counts = stats.ranks["count"].to_numpy(dtype=np.int64)
     rank_matrix, rank_text = _rank_counts(
-        player[ranked], rows["deal_rank"].to_numpy()[ranked], n_players
+        np.repeat(codes_of(stats.ranks), counts),
+        np.repeat(stats.ranks["rank"].to_numpy(dtype=np.int64), counts),
+        n_players,
     )
     out["rank_counts"] = rank_text
 
     seconds_keys: dict[str, SortKeys] = {}
     if results.has_seconds:
-        seconds = rows["seconds_units"].to_numpy()
-        total_seconds = sum_by(player, seconds, n_players)
-        num, den = _trimmed(player, seconds, n_players, total_seconds, deals)
+        total_seconds = table["seconds_sum"].to_numpy(dtype=np.int64)
+        longest = table["seconds_max"].to_numpy(dtype=np.int64)
+        shortest = table["seconds_min"].to_numpy(dtype=np.int64)
+        # Without the longest and the shortest deal (all deals if fewer than 3).
+        trim = deals >= 3
+        num = np.where(trim, total_seconds - longest - shortest, total_seconds)
+        den = np.where(trim, deals - 2, deals)
         unit = 10**results.seconds_scale
         out["total_seconds"] = decimal_series(total_seconds, results.seconds_scale)
         out["trimmed_seconds"] = decimal_series(div_half_up(num * 100, den * unit), 2)
@@ -176,8 +264,8 @@ def _start_of(starts: np.ndarray) -> IntArray:
     return np.maximum.accumulate(index).astype(np.int64)
 
 
-def _beaten(rows: pd.DataFrame, player: IntArray, total: IntArray) -> tuple[IntArray, IntArray]:
-    """Sum (cents) and count of the final totals of the opponents each player beat.
+def _beaten_pairs(rows: pd.DataFrame) -> pd.DataFrame:
+    """(section, player, opponent): one row per round an opponent at the table scored lower.
 
     An opponent is beaten in a round when both sat at the same table and the opponent's
     round score is lower; each (round, opponent) counts once.
@@ -185,24 +273,25 @@ def _beaten(rows: pd.DataFrame, player: IntArray, total: IntArray) -> tuple[IntA
     per_round = (
         pd.DataFrame(
             {
-                "player": player,
-                "section": rows["section"].to_numpy(),
+                "section": rows["section"].astype("str").to_numpy(),
+                "player": rows["player"].to_numpy(),
                 "round": rows["round"].to_numpy(),
                 "table": rows["table"].to_numpy(),
                 "score": rows["score_units"].to_numpy(),
             }
         )
-        .groupby(["player", "section", "round", "table"], sort=False, as_index=False)["score"]
+        .groupby(["section", "player", "round", "table"], sort=False, as_index=False)["score"]
         .sum()
     )
     pairs = per_round.merge(per_round, on=["section", "round", "table"], suffixes=("", "_opp"))
     beaten = pairs[pairs["score_opp"] < pairs["score"]]
-    winner = beaten["player"].to_numpy(dtype=np.int64)
-    n = len(total)
-    num = sum_by(winner, total[beaten["player_opp"].to_numpy(dtype=np.int64)], n)
-    den = np.bincount(winner, minlength=n).astype(np.int64)
-    # No beaten opponent: 0 (0 / 1).
-    return num, np.maximum(den, 1)
+    return pd.DataFrame(
+        {
+            "section": beaten["section"].to_numpy(),
+            "player": beaten["player"].to_numpy(),
+            "opponent": beaten["player_opp"].to_numpy(),
+        }
+    )
 
 
 def _rank_counts(player: IntArray, rank: IntArray, n_players: int) -> tuple[IntArray, pd.Series]:
@@ -235,17 +324,3 @@ def _rank_counts(player: IntArray, rank: IntArray, n_players: int) -> tuple[IntA
         pa.ListArray.from_arrays(offsets, pieces), " "
     )
     return matrix, pd.Series(text.to_numpy(zero_copy_only=False), dtype="str")
-
-
-def _trimmed(
-    player: IntArray, seconds: IntArray, n_players: int, total: IntArray, deals: IntArray
-) -> tuple[IntArray, IntArray]:
-    """Mean play time without the longest and the shortest deal (all deals if fewer than 3)."""
-    longest = np.full(n_players, np.iinfo(np.int64).min, dtype=np.int64)
-    shortest = np.full(n_players, np.iinfo(np.int64).max, dtype=np.int64)
-    np.maximum.at(longest, player, seconds)
-    np.minimum.at(shortest, player, seconds)
-    trim = deals >= 3
-    num = np.where(trim, total - longest - shortest, total)
-    den = np.where(trim, deals - 2, deals)
-    return num.astype(np.int64), den.astype(np.int64)

@@ -16,15 +16,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from duplicate.core.adjustments import Adjustments, match_adjustments
+from duplicate.core.adjustments import Adjustments, coverage_problems
 from duplicate.core.columns import canonical_name
 from duplicate.core.results import Results, parse_results
 from duplicate.core.scoring import canonical_order, format_scores, score_rows
+from duplicate.core.standings import PlayerStats, merge_stats, player_stats, rank_players
 from duplicate.errors import InvalidData, UsageError
 from duplicate.rules import Rules
 
 ROW = "_row"
-PROBLEMS = "_problems"
 PART = "_partition"
 
 
@@ -45,21 +45,35 @@ def _client(scheduler: str | None) -> Any:
 
 def _score_partition(
     part: pd.DataFrame, source: str, rules: Rules, adjustments: Adjustments | None
-) -> pd.DataFrame:
-    """Validate and score one partition (whole rounds), as the local engine would."""
+) -> dict[str, Any]:
+    """Validate and score one partition (whole rounds), as the local engine would.
+
+    Problems are returned, not raised, so that the driver lists those of every partition.
+    """
     if part.empty:
-        return pd.DataFrame()
+        return {}
     rows = part[ROW].to_numpy()
     raw = part.drop(columns=[ROW, PART]).reset_index(drop=True)
     try:
         results = parse_results(raw, source, deal_scope=rules.deal_scope, row_numbers=rows)
-        scored = score_rows(results, rules, _in_partition(adjustments, results))
+        mine = _in_partition(adjustments, results)
+        scored = score_rows(results, rules, mine)
     except InvalidData as problems:
-        # Returned, not raised: the driver lists the problems of every partition.
-        return pd.DataFrame({PROBLEMS: [problems.problems]})
-    scored["_score_scale"] = results.score_scale
-    scored["_seconds_scale"] = results.seconds_scale
-    return scored
+        return {"problems": problems.problems}
+    matched = mine.frame["row"].to_numpy() if mine is not None else np.zeros(0, dtype=np.int64)
+    return {"scored": scored, "results": results, "matched": matched}
+
+
+def _stats_partition(
+    part: pd.DataFrame, source: str, rules: Rules, adjustments: Adjustments | None
+) -> dict[str, Any]:
+    """A partition's player statistics: all the standings need, far smaller than its rows."""
+    done = _score_partition(part, source, rules, adjustments)
+    if "scored" in done:
+        results: Results = done.pop("results")
+        done["stats"] = player_stats(done.pop("scored"), results.has_table, results.has_seconds)
+        done["results"] = replace(results, frame=results.frame.iloc[:0])
+    return done
 
 
 def _in_partition(adjustments: Adjustments | None, results: Results) -> Adjustments | None:
@@ -78,19 +92,19 @@ def _in_partition(adjustments: Adjustments | None, results: Results) -> Adjustme
     return replace(adjustments, frame=mine) if len(mine) else None
 
 
-def scored_rows_on_dask(
-    raw: pd.DataFrame | Any,
+def _run(
+    raw: Any,
+    task: Any,
     source: str,
     rules: Rules,
-    adjustments: Adjustments | None = None,
-    scheduler: str | None = None,
-    first_row: int = 1,
+    adjustments: Adjustments | None,
+    scheduler: str | None,
+    first_row: int,
     partitions: int = 4,
-) -> tuple[pd.DataFrame, Results]:
-    """Every result scored on the cluster, and the Results that describe them.
+) -> tuple[list[dict[str, Any]], bool]:
+    """Run `task` on every (section, round) partition; the parts that have rows.
 
-    `raw` is a pandas or Dask DataFrame as read; `first_row` numbers its first row in
-    messages (2 for a CSV file).
+    Also says whether the input had a section column.
     """
     import dask.dataframe as dd
     from dask.base import compute
@@ -115,21 +129,47 @@ def scored_rows_on_dask(
         if rules.deal_scope == "round":
             key = key + "\u0000" + frame[round_].astype(str)
         frame = frame.assign(**{PART: key}).shuffle(on=PART)
-        # Each shuffled partition holds whole rounds: one scoring task per partition.
-        score_part = delayed(_score_partition)
-        tasks = [score_part(part, source, rules, adjustments) for part in frame.to_delayed()]
-        done = [p for p in compute(*tasks) if len(p)]
+        # Each shuffled partition holds whole rounds: one task per partition.
+        run = delayed(task)
+        done = [
+            d
+            for d in compute(*[run(p, source, rules, adjustments) for p in frame.to_delayed()])
+            if d
+        ]
     finally:
         client.close()
-    problems = [problem for p in done if PROBLEMS in p for problem in p[PROBLEMS].iloc[0]]
+    problems = [problem for d in done for problem in d.get("problems", [])]
+    if adjustments is not None and not problems:
+        matched = np.concatenate([d["matched"] for d in done] + [np.zeros(0, dtype=np.int64)])
+        problems = coverage_problems(adjustments, matched, source)
     if problems:
-        raise InvalidData(sorted(problems, key=lambda p: (p.rows[:1], p.message)))
-    scored = [p for p in done if PROBLEMS not in p]
-    parts, results = _as_results(pd.concat(scored, ignore_index=True), source, rules, had_section)
-    if adjustments is not None:
-        # Every adjustment must name a result somewhere: the same check, over all parts.
-        match_adjustments(results, adjustments)
-    return parts, results
+        raise InvalidData(sorted(problems, key=lambda p: (p.source, p.rows[:1], p.message)))
+    return done, had_section
+
+
+def scored_rows_on_dask(
+    raw: pd.DataFrame | Any,
+    source: str,
+    rules: Rules,
+    adjustments: Adjustments | None = None,
+    scheduler: str | None = None,
+    first_row: int = 1,
+) -> tuple[pd.DataFrame, Results]:
+    """Every result scored on the cluster, and the Results that describe them.
+
+    `raw` is a pandas or Dask DataFrame as read; `first_row` numbers its first row in
+    messages (2 for a CSV file).
+    """
+    done, had_section = _run(
+        raw, _score_partition, source, rules, adjustments, scheduler, first_row
+    )
+    parts = []
+    for d in done:
+        scored, results = d["scored"], d["results"]
+        parts.append(
+            scored.assign(_score_scale=results.score_scale, _seconds_scale=results.seconds_scale)
+        )
+    return _as_results(pd.concat(parts, ignore_index=True), source, rules, had_section)
 
 
 def _as_results(
@@ -195,11 +235,33 @@ def standings_on_dask(
     scheduler: str | None = None,
     first_row: int = 1,
 ) -> pd.DataFrame:
-    """`standings` from rows scored on a Dask cluster: the same table as the local engine."""
-    from duplicate.core.standings import rank_scored_rows
+    """`standings` on a Dask cluster: per-player statistics reduced, then ranked here.
 
-    scored, results = scored_rows_on_dask(raw, source, rules, adjustments, scheduler, first_row)
-    return rank_scored_rows(scored, results, rules)
+    The same table as the local engine: only the players' sums cross the network.
+    """
+    done, _ = _run(raw, _stats_partition, source, rules, adjustments, scheduler, first_row)
+    seconds_scale = max(d["results"].seconds_scale for d in done)
+    text_ids = any(
+        not pd.api.types.is_integer_dtype(d["stats"].players["player"].dtype) for d in done
+    )
+    parts = []
+    for d in done:
+        stats: PlayerStats = d["stats"]
+        players, ranks, beaten = stats.players.copy(), stats.ranks, stats.beaten
+        # Play times at the finest scale any partition used.
+        factor = 10 ** (seconds_scale - d["results"].seconds_scale)
+        for column in ("seconds_sum", "seconds_min", "seconds_max"):
+            players[column] = players[column] * factor
+        if text_ids:
+            # Integer ids are written without leading zeros: as text they read the same.
+            players = players.assign(player=players["player"].astype(str))
+            ranks = ranks.assign(player=ranks["player"].astype(str))
+            beaten = beaten.assign(
+                player=beaten["player"].astype(str), opponent=beaten["opponent"].astype(str)
+            )
+        parts.append(PlayerStats(players, ranks, beaten))
+    summary = replace(done[0]["results"], seconds_scale=seconds_scale)
+    return rank_players(merge_stats(parts), summary, rules)
 
 
 __all__ = ["score_on_dask", "scored_rows_on_dask", "standings_on_dask"]

@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.core.adjustments import Adjustments
+from duplicate.core.codes import dense_codes
 from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_up, ratio_key
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
@@ -78,9 +79,10 @@ def rank_scored_rows(rows: pd.DataFrame, results: Results, rules: Rules) -> pd.D
 class PlayerStats:
     """What the standings need of each player, reducible across parts of an event.
 
-    players: section, player, points, penalty (cents), deals, and play time sum, min and
-    max; ranks: section, player, rank, count (ranked deals); beaten: section, player,
-    opponent (one row per round an opponent at the player's table scored lower).
+    players: one row per player (section, player, points and penalty in cents, deals,
+    play time sum, min and max). ranks: player (a row of `players`), rank, count, for
+    ranked deals. beaten: player and opponent (rows of `players`), once per round an
+    opponent at the player's table scored lower.
     """
 
     players: pd.DataFrame
@@ -94,69 +96,94 @@ PLAYER_KEYS = ["section", "player"]
 def player_stats(rows: pd.DataFrame, has_table: bool, has_seconds: bool) -> PlayerStats:
     """Per-player sums of scored rows (whole rounds, so tablemates are all present)."""
     # Robots take no place, and beating one is not beating an opponent.
-    rows = rows[~is_robot(rows["player"])].reset_index(drop=True)
-    keyed = pd.DataFrame(
+    robots = is_robot(rows["player"])
+    if robots.any():
+        rows = rows[~robots].reset_index(drop=True)
+    player, n = group_codes(rows, PLAYER_KEYS)
+    first = np.empty(n, dtype=np.int64)
+    first[player[::-1]] = np.arange(len(rows) - 1, -1, -1)  # the last write is the first row
+    seconds = rows["seconds_units"].to_numpy() if has_seconds else np.zeros(len(rows), np.int64)
+    longest = np.full(n, np.iinfo(np.int64).min, dtype=np.int64)
+    shortest = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    np.maximum.at(longest, player, seconds)
+    np.minimum.at(shortest, player, seconds)
+    players = pd.DataFrame(
         {
-            "section": rows["section"].astype("str").to_numpy(),
-            "player": rows["player"].to_numpy(),
-            "points": rows["points"].to_numpy(),
-            "penalty": rows["penalty"].to_numpy(),
-            "seconds": rows["seconds_units"].to_numpy() if has_seconds else 0,
+            "section": rows["section"].astype("str").to_numpy()[first]
+            if not isinstance(rows["section"].dtype, pd.CategoricalDtype)
+            else np.asarray(rows["section"].cat.categories.astype(str))[
+                rows["section"].cat.codes.to_numpy()[first]
+            ],
+            "player": rows["player"].to_numpy()[first],
+            "points": sum_by(player, rows["points"].to_numpy(), n),
+            "penalty": sum_by(player, rows["penalty"].to_numpy(), n),
+            "deals": np.bincount(player, minlength=n).astype(np.int64),
+            "seconds_sum": sum_by(player, seconds, n),
+            "seconds_min": shortest,
+            "seconds_max": longest,
         }
     )
-    by_player = keyed.groupby(PLAYER_KEYS, sort=False)
-    players = by_player.agg(
-        points=("points", "sum"),
-        penalty=("penalty", "sum"),
-        deals=("points", "size"),
-        seconds_sum=("seconds", "sum"),
-        seconds_min=("seconds", "min"),
-        seconds_max=("seconds", "max"),
-    ).reset_index()
     # A void result has no rank (0) and counts for no place.
-    ranked = keyed.assign(rank=rows["deal_rank"].to_numpy())[rows["deal_rank"].to_numpy() > 0]
-    ranks = ranked.groupby([*PLAYER_KEYS, "rank"], sort=False).size().rename("count").reset_index()
-    beaten = _beaten_pairs(rows) if has_table else pd.DataFrame(columns=[*PLAYER_KEYS, "opponent"])
+    rank = rows["deal_rank"].to_numpy()
+    ranked = rank > 0
+    width = int(rank.max(initial=0)) + 1
+    cell, count = np.unique(player[ranked] * width + rank[ranked], return_counts=True)
+    ranks = pd.DataFrame({"player": cell // width, "rank": cell % width, "count": count})
+    beaten = (
+        _beaten_pairs(rows, player)
+        if has_table
+        else pd.DataFrame({"player": np.zeros(0, np.int64), "opponent": np.zeros(0, np.int64)})
+    )
     return PlayerStats(players, ranks, beaten)
 
 
 def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
-    """Player statistics of several parts of an event, reduced to one per player."""
-    players = pd.concat([p.players for p in parts], ignore_index=True)
-    players = (
-        players.groupby(PLAYER_KEYS, sort=False)
-        .agg(
-            points=("points", "sum"),
-            penalty=("penalty", "sum"),
-            deals=("deals", "sum"),
-            seconds_sum=("seconds_sum", "sum"),
-            seconds_min=("seconds_min", "min"),
-            seconds_max=("seconds_max", "max"),
-        )
-        .reset_index()
+    """Player statistics of several parts of an event, reduced to one row per player."""
+    stacked = pd.concat([p.players for p in parts], ignore_index=True)
+    player, n = group_codes(stacked, PLAYER_KEYS)
+    offsets = np.cumsum([0] + [len(p.players) for p in parts])
+    first = np.empty(n, dtype=np.int64)
+    first[player[::-1]] = np.arange(len(stacked) - 1, -1, -1)
+    longest = np.full(n, np.iinfo(np.int64).min, dtype=np.int64)
+    shortest = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    np.maximum.at(longest, player, stacked["seconds_max"].to_numpy())
+    np.minimum.at(shortest, player, stacked["seconds_min"].to_numpy())
+    players = pd.DataFrame(
+        {
+            "section": stacked["section"].to_numpy()[first],
+            "player": stacked["player"].to_numpy()[first],
+            **{
+                column: sum_by(player, stacked[column].to_numpy(), n)
+                for column in ("points", "penalty", "deals", "seconds_sum")
+            },
+            "seconds_min": shortest,
+            "seconds_max": longest,
+        }
     )
-    ranks = pd.concat([p.ranks for p in parts], ignore_index=True)
-    ranks = ranks.groupby([*PLAYER_KEYS, "rank"], sort=False)["count"].sum().reset_index()
-    beaten = pd.concat([p.beaten for p in parts], ignore_index=True)
+
+    def renumbered(frame: pd.DataFrame, offset: int, columns: tuple[str, ...]) -> pd.DataFrame:
+        return frame.assign(**{c: player[frame[c].to_numpy() + offset] for c in columns})
+
+    placed = list(zip(parts, offsets, strict=False))
+    ranks = pd.concat([renumbered(p.ranks, o, ("player",)) for p, o in placed], ignore_index=True)
+    ranks = ranks.groupby(["player", "rank"], sort=False)["count"].sum().reset_index()
+    beaten = pd.concat(
+        [
+            renumbered(p.beaten, o, ("player", "opponent"))
+            for p, o in zip(parts, offsets, strict=False)
+        ],
+        ignore_index=True,
+    )
     return PlayerStats(players, ranks, beaten)
 
 
 def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataFrame:
     """One row per player in final order, from their reduced statistics."""
     table = stats.players
-    player, n_players = group_codes(table, PLAYER_KEYS)
-    order_in = np.argsort(player)
-    table = table.iloc[order_in].reset_index(drop=True)
+    n_players = len(table)
     penalty = table["penalty"].to_numpy(dtype=np.int64)
     total = table["points"].to_numpy(dtype=np.int64) - penalty
     deals = table["deals"].to_numpy(dtype=np.int64)
-    index = pd.MultiIndex.from_arrays([table["section"], table["player"]])
-
-    def codes_of(frame: pd.DataFrame, column: str = "player") -> IntArray:
-        """Each row's player code, looked up by hashing (no loop over rows)."""
-        keys = pd.MultiIndex.from_arrays([frame["section"], frame[column]])
-        return np.asarray(index.get_indexer(keys), dtype=np.int64)
-
     out = pd.DataFrame(
         {
             "section": pd.Series(table["section"].to_numpy(), dtype="str"),
@@ -171,8 +198,9 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
     no_value = np.zeros(n_players, dtype=np.int64)
 
     if results.has_table:
-        winner = codes_of(stats.beaten)
-        num = sum_by(winner, total[codes_of(stats.beaten, "opponent")], n_players)
+        winner = stats.beaten["player"].to_numpy(dtype=np.int64)
+        opponent = stats.beaten["opponent"].to_numpy(dtype=np.int64)
+        num = sum_by(winner, total[opponent], n_players)
         # No beaten opponent: 0 (0 / 1).
         den = np.maximum(np.bincount(winner, minlength=n_players).astype(np.int64), 1)
         out["beaten_avg"] = decimal_series(div_half_up(num, den), 2)
@@ -184,7 +212,7 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
 
     counts = stats.ranks["count"].to_numpy(dtype=np.int64)
     rank_matrix, rank_text = _rank_counts(
-        np.repeat(codes_of(stats.ranks), counts),
+        np.repeat(stats.ranks["player"].to_numpy(dtype=np.int64), counts),
         np.repeat(stats.ranks["rank"].to_numpy(dtype=np.int64), counts),
         n_players,
     )
@@ -218,13 +246,12 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
         if keys is not None:
             criteria.append(Criterion(name, keys))
 
+    player_order, _ = group_codes(out, PLAYER_KEYS)
     section_code, _ = group_codes(out, ["section"])
     # np.lexsort sorts by its last key first: section, then the criteria, then player id
-    # (player codes follow the natural order of the ids) for players still tied.
+    # (in the natural order of the ids) for players still tied.
     order = np.lexsort(
-        [np.arange(n_players, dtype=np.int64)]
-        + [k for c in reversed(criteria) for k in reversed(c.keys)]
-        + [section_code]
+        [player_order] + [k for c in reversed(criteria) for k in reversed(c.keys)] + [section_code]
     )
     return _place(out.iloc[order].reset_index(drop=True), section_code[order], criteria, order)
 
@@ -264,32 +291,32 @@ def _start_of(starts: np.ndarray) -> IntArray:
     return np.maximum.accumulate(index).astype(np.int64)
 
 
-def _beaten_pairs(rows: pd.DataFrame) -> pd.DataFrame:
-    """(section, player, opponent): one row per round an opponent at the table scored lower.
+def _beaten_pairs(rows: pd.DataFrame, player: IntArray) -> pd.DataFrame:
+    """(player, opponent) codes: once per round an opponent at the table scored lower.
 
     An opponent is beaten in a round when both sat at the same table and the opponent's
     round score is lower; each (round, opponent) counts once.
     """
+    section, _ = dense_codes(rows["section"])
     per_round = (
         pd.DataFrame(
             {
-                "section": rows["section"].astype("str").to_numpy(),
-                "player": rows["player"].to_numpy(),
+                "player": player,
+                "section": section,
                 "round": rows["round"].to_numpy(),
                 "table": rows["table"].to_numpy(),
                 "score": rows["score_units"].to_numpy(),
             }
         )
-        .groupby(["section", "player", "round", "table"], sort=False, as_index=False)["score"]
+        .groupby(["player", "section", "round", "table"], sort=False, as_index=False)["score"]
         .sum()
     )
     pairs = per_round.merge(per_round, on=["section", "round", "table"], suffixes=("", "_opp"))
     beaten = pairs[pairs["score_opp"] < pairs["score"]]
     return pd.DataFrame(
         {
-            "section": beaten["section"].to_numpy(),
-            "player": beaten["player"].to_numpy(),
-            "opponent": beaten["player_opp"].to_numpy(),
+            "player": beaten["player"].to_numpy(dtype=np.int64),
+            "opponent": beaten["player_opp"].to_numpy(dtype=np.int64),
         }
     )
 

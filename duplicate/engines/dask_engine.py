@@ -255,10 +255,6 @@ def standings_on_dask(
         if text_ids:
             # Integer ids are written without leading zeros: as text they read the same.
             players = players.assign(player=players["player"].astype(str))
-            ranks = ranks.assign(player=ranks["player"].astype(str))
-            beaten = beaten.assign(
-                player=beaten["player"].astype(str), opponent=beaten["opponent"].astype(str)
-            )
         parts.append(PlayerStats(players, ranks, beaten))
     summary = replace(done[0]["results"], seconds_scale=seconds_scale)
     return rank_players(merge_stats(parts), summary, rules)

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.core.adjustments import Adjustments
-from duplicate.core.codes import dense_codes
+from duplicate.core.codes import combine, dense_codes
 from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_up, ratio_key
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
@@ -210,12 +210,14 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
         out["beaten_avg"] = decimal_series(no_value, 2, absent)
         beaten_keys = None
 
+    who = stats.ranks["player"].to_numpy(dtype=np.int64)
+    rank = stats.ranks["rank"].to_numpy(dtype=np.int64)
     counts = stats.ranks["count"].to_numpy(dtype=np.int64)
-    rank_matrix, rank_text = _rank_counts(
-        np.repeat(stats.ranks["player"].to_numpy(dtype=np.int64), counts),
-        np.repeat(stats.ranks["rank"].to_numpy(dtype=np.int64), counts),
-        n_players,
-    )
+    key = who * (int(rank.max(initial=0)) + 1) + rank
+    if not bool((key[1:] > key[:-1]).all()):  # merged parts; one part comes sorted
+        order = np.argsort(key, kind="stable")
+        who, rank, counts = who[order], rank[order], counts[order]
+    rank_matrix, rank_text = _rank_counts(who, rank, counts, n_players)
     out["rank_counts"] = rank_text
 
     seconds_keys: dict[str, SortKeys] = {}
@@ -295,22 +297,26 @@ def _beaten_pairs(rows: pd.DataFrame, player: IntArray) -> pd.DataFrame:
     """(player, opponent) codes: once per round an opponent at the table scored lower.
 
     An opponent is beaten in a round when both sat at the same table and the opponent's
-    round score is lower; each (round, opponent) counts once.
+    round score is lower; each (round, opponent) counts once. A player keeps one table a
+    round (validation sees to it), so round scores are sums per (player, round).
     """
     section, _ = dense_codes(rows["section"])
-    per_round = (
-        pd.DataFrame(
-            {
-                "player": player,
-                "section": section,
-                "round": rows["round"].to_numpy(),
-                "table": rows["table"].to_numpy(),
-                "score": rows["score_units"].to_numpy(),
-            }
-        )
-        .groupby(["player", "section", "round", "table"], sort=False, as_index=False)["score"]
-        .sum()
-    )
+    round_code, n_rounds = dense_codes(rows["round"].to_numpy())
+    table_code, _ = dense_codes(rows["table"])
+    key, n_keys = combine([(player, int(player.max(initial=-1)) + 1), (round_code, n_rounds)])
+    key, n_keys = dense_codes(key)
+    score = np.zeros(n_keys, dtype=np.int64)
+    np.add.at(score, key, rows["score_units"].to_numpy())
+    per_round = pd.DataFrame({"player": np.zeros(n_keys, np.int64), "score": score})
+    for name, codes in (
+        ("player", player),
+        ("section", section),
+        ("round", round_code),
+        ("table", table_code),
+    ):
+        values = np.zeros(n_keys, dtype=np.int64)
+        values[key] = codes
+        per_round[name] = values
     pairs = per_round.merge(per_round, on=["section", "round", "table"], suffixes=("", "_opp"))
     beaten = pairs[pairs["score_opp"] < pairs["score"]]
     return pd.DataFrame(
@@ -321,31 +327,28 @@ def _beaten_pairs(rows: pd.DataFrame, player: IntArray) -> pd.DataFrame:
     )
 
 
-def _rank_counts(player: IntArray, rank: IntArray, n_players: int) -> tuple[IntArray, pd.Series]:
-    """Each player's deal ranks sorted best first, padded past the worst rank, and as text.
+def _rank_counts(
+    player: IntArray, rank: IntArray, count: IntArray, n_players: int
+) -> tuple[IntArray, pd.Series]:
+    """From (player, rank, count) sorted by player then rank: each player's deal ranks,
+    best first and padded past the worst rank, and the same as text.
 
     Comparing these rows lexicographically is comparing the counts of 1sts, then 2nds, ...:
     at the first position two sorted rows differ, the one with the smaller rank has more
     of that rank and the same number of every better one. The padding makes a missing
     deal count as worse than any rank. The text reads "1:2 3:1" (two 1sts, one 3rd).
     """
-    order = np.lexsort((rank, player))
-    p, r = player[order], rank[order]
-    counts = np.bincount(p, minlength=n_players)
-    start = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    width = int(counts.max()) if n_players else 0
-    matrix = np.full((n_players, width), int(r.max(initial=0)) + 1, dtype=np.int64)
+    deals = np.bincount(player, weights=count, minlength=n_players).astype(np.int64)
+    width = int(deals.max()) if n_players else 0
+    p, r = np.repeat(player, count), np.repeat(rank, count)
+    start = np.cumsum(deals) - deals
+    matrix = np.full((n_players, width), int(rank.max(initial=0)) + 1, dtype=np.int64)
     matrix[p, np.arange(len(p)) - start[p]] = r
-
-    new_cell = np.ones(len(p), dtype=bool)
-    new_cell[1:] = (p[1:] != p[:-1]) | (r[1:] != r[:-1])
-    cell_start = np.flatnonzero(new_cell)
-    cell_size = np.diff(np.append(cell_start, len(p)))
     # The stubs of pyarrow.compute do not model the separator argument of these joins.
     pieces = pc.binary_join_element_wise(  # type: ignore[call-overload]
-        pa.array(r[cell_start]).cast(pa.string()), pa.array(cell_size).cast(pa.string()), ":"
+        pa.array(rank).cast(pa.string()), pa.array(count).cast(pa.string()), ":"
     )
-    per_player = np.bincount(p[cell_start], minlength=n_players)
+    per_player = np.bincount(player, minlength=n_players)
     offsets = pa.array(np.concatenate(([0], np.cumsum(per_player))), type=pa.int32())
     text: pa.Array = pc.binary_join(  # type: ignore[type-arg, assignment]
         pa.ListArray.from_arrays(offsets, pieces), " "

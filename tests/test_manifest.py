@@ -101,3 +101,33 @@ def test_seat_manifest_records_the_seed(tmp_path: Path) -> None:
     m = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
     assert m["notes"] == {"seed": "11"}
     assert m["inputs"][0]["role"] == "players"
+
+
+def test_every_command_that_writes_results_takes_a_manifest(tmp_path: Path) -> None:
+    raw = tmp_path / "raw.csv"
+    raw.write_text(
+        "round,deal,table,seat,player,cards_left\n1,1,1,0,A,0\n1,1,1,1,B,3\n", encoding="utf-8"
+    )
+    games = tmp_path / "games.csv"
+    games.write_text(
+        "player,game_id,outcome,finished_at\nA,1,win,2025-01-21T10:00\nB,1,loss,2025-01-21T10:00\n",
+        encoding="utf-8",
+    )
+    commands = {
+        "game-score": ["game-score", "--game", "big2", str(raw), "-o", str(tmp_path / "g.csv")],
+        "leaderboard": ["leaderboard", str(games), "-o", str(tmp_path / "l.csv")],
+        "report": ["report", str(SAMPLE / "spec_example.csv"), "-o", str(tmp_path / "site")],
+    }
+    for name, args in commands.items():
+        manifest = tmp_path / f"{name}.json"
+        result = runner.invoke(app, [*args, "--manifest", str(manifest)])
+        assert result.exit_code == 0, result.stderr
+        document = json.loads(manifest.read_text(encoding="utf-8"))
+        assert document["command"].startswith(name)
+        assert document["inputs"][0]["sha256"] == sha256(
+            Path(args[-3] if name == "game-score" else args[1])
+        )
+        assert document["outputs"][0]["sha256"]
+    site = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["outputs"][0]
+    assert site["format"] == "site"
+    assert site["rows"] == len(list((tmp_path / "site").rglob("*.html")))

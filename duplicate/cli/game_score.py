@@ -13,8 +13,10 @@ from duplicate.cli.common import (
     OutputOpt,
     RulesOpt,
     effective_rules,
+    refuse_overwriting_inputs,
     reports_errors,
 )
+from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
 from duplicate.cli.output import emit
 
 
@@ -45,6 +47,7 @@ def game_score(
     ] = None,
     encoding: EncodingOpt = None,
     rules_file: RulesOpt = None,
+    manifest: ManifestOpt = None,
 ) -> None:
     """Add the score column computed from raw outcomes, ready for score and standings.
 
@@ -66,7 +69,8 @@ def game_score(
     results = parse_results(
         table, source_name(raw), first_row, rules.deal_scope, score_required=False
     )
-    emit(
+    refuse_overwriting_inputs(manifest, [raw])
+    written = emit(
         scored_raw(results, table, game.value, rules),
         output=output,
         fmt=fmt,
@@ -74,3 +78,12 @@ def game_score(
         kind="results",
         inputs=[raw],
     )
+    if manifest is not None:
+        records = [input_record("raw", raw, len(table))]
+        write_manifest(
+            manifest,
+            command=f"game-score {game.value}",
+            rules=rules,
+            inputs=records,
+            outputs=written,
+        )

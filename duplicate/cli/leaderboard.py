@@ -6,7 +6,14 @@ from typing import Annotated
 
 import typer
 
-from duplicate.cli.common import EncodingOpt, FormatOpt, OutputOpt, reports_errors
+from duplicate.cli.common import (
+    EncodingOpt,
+    FormatOpt,
+    OutputOpt,
+    refuse_overwriting_inputs,
+    reports_errors,
+)
+from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
 from duplicate.cli.output import emit
 
 
@@ -31,6 +38,7 @@ def leaderboard(
     output: OutputOpt = None,
     fmt: FormatOpt = None,
     encoding: EncodingOpt = None,
+    manifest: ManifestOpt = None,
 ) -> None:
     """Total each player's points over their games; equal totals go to the first to finish.
 
@@ -46,7 +54,8 @@ def leaderboard(
     from duplicate.rules import Rules
 
     table, _ = read_raw(games, encoding)
-    emit(
+    refuse_overwriting_inputs(manifest, [games])
+    written = emit(
         rank(table, load_scheme(scheme), source_name(games)),
         output=output,
         fmt=fmt,
@@ -54,3 +63,11 @@ def leaderboard(
         kind="leaderboard",
         inputs=[games],
     )
+    if manifest is not None:
+        write_manifest(
+            manifest,
+            command=f"leaderboard {scheme}",
+            rules=Rules(),
+            inputs=[input_record("games", games, len(table))],
+            outputs=written,
+        )

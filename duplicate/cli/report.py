@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from enum import StrEnum
 from typing import Annotated
 
@@ -22,6 +23,8 @@ from duplicate.cli.common import (
     stderr,
     working,
 )
+from duplicate.cli.manifest import ManifestOpt, adjustment_records, input_record, write_manifest
+from duplicate.cli.output import Written
 
 
 class Language(StrEnum):
@@ -47,6 +50,7 @@ def report(
     deal_scope: DealScopeOpt = None,
     rank_factors: RankFactorsOpt = None,
     rank_base: RankBaseOpt = None,
+    manifest: ManifestOpt = None,
 ) -> None:
     """Write a self-contained web site: standings, a page per deal and per player, the rules.
 
@@ -58,11 +62,31 @@ def report(
     from duplicate.report.pages import build_site
 
     rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
-    refuse_overwriting_inputs(output, [results] + ([adjustments] if adjustments else []))
+    inputs = [results] + ([adjustments] if adjustments else [])
+    refuse_overwriting_inputs(output, inputs)
+    refuse_overwriting_inputs(manifest, inputs)
     with working(f"reading {results}"):
         data = read_results(results, encoding, rules.deal_scope)
         corrections = read_adjustments(adjustments, encoding) if adjustments else None
     with working("building the report"):
         pages = build_site(report_data(data, rules, corrections), lang.value)
-    write_directory(output, {path: html.encode("utf-8") for path, html in pages.items()})
+    files = {path: html.encode("utf-8") for path, html in pages.items()}
+    write_directory(output, files)
+    if manifest is not None:
+        # The site as one output: each page's path and sha256, in path order.
+        site = b"".join(
+            f"{path}\0{hashlib.sha256(page).hexdigest()}\n".encode()
+            for path, page in sorted(files.items())
+        )
+        records = [input_record("results", results, len(data.frame))]
+        if adjustments and corrections is not None:
+            records.append(input_record("adjustments", adjustments, len(corrections.frame)))
+        write_manifest(
+            manifest,
+            command="report",
+            rules=rules,
+            inputs=records,
+            outputs=[Written(output, "site", site, len(files))],
+            adjustments=adjustment_records(corrections),
+        )
     stderr.print(f"wrote {len(pages)} pages to {output}/ (open {output}/index.html)", markup=False)

@@ -101,7 +101,7 @@ def explain(
 
     def detail(name: str) -> dict[str, Any]:
         own = section_rows[section_rows["player_text"] == name].sort_values(["round", "deal"])
-        return _player_detail(name, own, section_rows, totals, results, rules)
+        return _player_detail(name, own, section_rows, totals, results)
 
     explained = detail(str(player))
     explained.update(
@@ -131,7 +131,6 @@ def _player_detail(
     section_rows: pd.DataFrame,
     totals: dict[str, int],
     results: Results,
-    rules: Rules,
 ) -> dict[str, Any]:
     score_unit = Fraction(1, 10**results.score_scale)
     second_unit = Fraction(1, 10**results.seconds_scale)
@@ -205,7 +204,6 @@ def _player_detail(
             "exact": _fraction_text(trimmed),
             "dropped": [times[-1], times[0]] if len(times) >= 3 else [],
         }
-    del rules
     return detail
 
 

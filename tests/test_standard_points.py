@@ -155,3 +155,12 @@ def test_cli_method_flag_and_adjustments_refused() -> None:
     )
     assert adjusted.exit_code == 2
     assert "adjustments apply to matchpoint scoring" in adjusted.stderr
+
+
+def test_rows_come_in_the_same_order_as_matchpoint_scores() -> None:
+    from tests.conftest import SAMPLE
+
+    results = duplicate.read_results(SAMPLE / "big2_event.csv")
+    keys = ["round", "deal", "table", "seat", "player"]
+    by_sp = duplicate.score(results, SP)[keys]
+    assert by_sp.equals(duplicate.score(results)[keys])

@@ -72,3 +72,27 @@ def varies_within(key: IntArray, size: int, other: IntArray) -> np.ndarray:
     differs = np.zeros(size, dtype=bool)
     differs[key[other != reference[key]]] = True
     return np.asarray(differs[key])
+
+
+def sum_by(codes: IntArray, values: np.ndarray, size: int) -> IntArray:
+    """Exact integer sums of `values` per code."""
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, codes, np.asarray(values, dtype=np.int64))
+    return out
+
+
+def first_rows(codes: IntArray, size: int) -> IntArray:
+    """For each code, the first row that has it (a scatter in reverse: the last write wins)."""
+    first = np.empty(size, dtype=np.int64)
+    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
+    return first
+
+
+def min_max_by(codes: IntArray, values: np.ndarray, size: int) -> tuple[IntArray, IntArray]:
+    """The smallest and the largest of `values` per code."""
+    v = np.asarray(values, dtype=np.int64)
+    low = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.full(size, np.iinfo(np.int64).min, dtype=np.int64)
+    np.minimum.at(low, codes, v)
+    np.maximum.at(high, codes, v)
+    return low, high

@@ -190,28 +190,36 @@ def canonical_order(results: Results) -> IntArray | None:
     return np.argsort(key, kind="stable").astype(np.int64)
 
 
+def result_columns(rows: pd.DataFrame, results: Results) -> dict[str, pd.Series]:
+    """The columns that say whose result a row is and what it was, as `score` writes them.
+
+    Arrow-backed, exact decimals, built without copies; shared by every scoring method.
+    """
+    n = len(rows)
+    no_times = np.zeros(n, dtype=np.int64)
+    seconds = rows["seconds_units"].to_numpy() if results.has_seconds else no_times
+    return {
+        "section": rows["section"].reset_index(drop=True),
+        "round": int_series(rows["round"].to_numpy()),
+        "deal": rows["deal"].reset_index(drop=True),
+        "table": rows["table"].reset_index(drop=True) if results.has_table else null_text(n),
+        "seat": rows["seat"].reset_index(drop=True),
+        "player": rows["player"].reset_index(drop=True),
+        "score": decimal_series(rows["score_units"].to_numpy(), results.score_scale),
+        "seconds": decimal_series(
+            seconds, results.seconds_scale, None if results.has_seconds else np.ones(n, dtype=bool)
+        ),
+    }
+
+
 def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
-    """The public columns of `score`: Arrow-backed, exact decimals, built without copies."""
-    n = len(scored)
+    """The public columns of `score`: the result columns, then the matchpoints."""
     left_out = (scored["n"] < 0).to_numpy()
     void = (scored["mp_pct_centi"] < 0).to_numpy()
     unranked = (scored["deal_rank"] == 0).to_numpy()
-    no_times = np.zeros(n, dtype=np.int64)
-    seconds = scored["seconds_units"].to_numpy() if results.has_seconds else no_times
     out = pd.DataFrame(
         {
-            "section": scored["section"].reset_index(drop=True),
-            "round": int_series(scored["round"].to_numpy()),
-            "deal": scored["deal"].reset_index(drop=True),
-            "table": scored["table"].reset_index(drop=True) if results.has_table else null_text(n),
-            "seat": scored["seat"].reset_index(drop=True),
-            "player": scored["player"].reset_index(drop=True),
-            "score": decimal_series(scored["score_units"].to_numpy(), results.score_scale),
-            "seconds": decimal_series(
-                seconds,
-                results.seconds_scale,
-                None if results.has_seconds else np.ones(n, dtype=bool),
-            ),
+            **result_columns(scored, results),
             "n": int_series(scored["n"].to_numpy(), left_out),
             "mp": int_series(scored["mp"].to_numpy(), left_out),
             "top": int_series(scored["top"].to_numpy(), left_out),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from duplicate.core.codes import first_rows, sum_by
 from duplicate.core.exact import IntArray, decimal_series, div_half_up, ratio_key
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
@@ -81,98 +82,73 @@ def sp_rows(results: Results, rules: Rules) -> pd.DataFrame:
     # difference = score - num/den, in score units: (score x den - num) / den.
     exact = score * den - num
     unit = 10**results.score_scale
-    whole = np.sign(exact) * div_half_up(np.abs(exact), den * unit)
+    whole = div_half_up(exact, den * unit)
     out = frame.copy()
     out["n"] = n
     out["datum_num"], out["datum_den"] = num, den
-    out["difference_centi"] = np.sign(exact) * div_half_up(np.abs(exact) * 100, den * unit)
+    out["difference_centi"] = div_half_up(exact * 100, den * unit)
     out["sp"] = standard_points(whole)
     return out
 
 
 def sp_score(results: Results, rules: Rules) -> pd.DataFrame:
-    """One row per result: n, datum, difference and standard points."""
+    """One row per result, in the canonical order: n, datum, difference, standard points."""
+    from duplicate.core.scoring import canonical_order, result_columns
+
     rows = sp_rows(results, rules)
-    keys = (
-        ["section", "round", "deal", "seat"] + (["table"] if results.has_table else []) + ["player"]
-    )
-    rows = rows.sort_values(keys, kind="stable", ignore_index=True)
+    order = canonical_order(results)
+    if order is not None:
+        rows = rows.take(order)
     unit = 10**results.score_scale
-    n = len(rows)
+    datum_num, datum_den = rows["datum_num"].to_numpy(), rows["datum_den"].to_numpy()
     out = pd.DataFrame(
         {
-            "section": rows["section"].astype("str"),
-            "round": rows["round"],
-            "deal": rows["deal"],
-            "table": rows["table"] if results.has_table else pd.Series([None] * n, dtype="str"),
-            "seat": rows["seat"],
-            "player": rows["player"],
-            "score": decimal_series(rows["score_units"].to_numpy(), results.score_scale),
-            "seconds": decimal_series(
-                rows["seconds_units"].to_numpy() if results.has_seconds else np.zeros(n, np.int64),
-                results.seconds_scale,
-                None if results.has_seconds else np.ones(n, dtype=bool),
-            ),
-            "n": rows["n"],
-            "datum": decimal_series(
-                np.sign(rows["datum_num"].to_numpy())
-                * div_half_up(
-                    np.abs(rows["datum_num"].to_numpy()) * 100, rows["datum_den"].to_numpy() * unit
-                ),
-                2,
-            ),
+            **result_columns(rows, results),
+            "n": rows["n"].reset_index(drop=True),
+            "datum": decimal_series(div_half_up(datum_num * 100, datum_den * unit), 2),
             "difference": decimal_series(rows["difference_centi"].to_numpy(), 2),
-            "standard_points": rows["sp"],
-        }
+            "standard_points": rows["sp"].reset_index(drop=True),
+        },
+        copy=False,
     )
     return out[list(SP_SCORE_COLUMNS)]
 
 
 def sp_standings(results: Results, rules: Rules) -> pd.DataFrame:
-    """Players by average standard points (exact), more deals first on equal averages."""
+    """Players by average standard points (exact), more deals first on equal averages.
+
+    Players short of `min_deals` come last in their section, with no place.
+    """
+    from duplicate.core.standings import PLAYER_KEYS, Criterion, final_order
+
     rows = sp_rows(results, rules)
     rows = rows[~is_robot(rows["player"])].reset_index(drop=True)
-    player, n_players = group_codes(rows, ["section", "player"])
-    first = np.full(n_players, len(rows), dtype=np.int64)
-    np.minimum.at(first, player, np.arange(len(rows), dtype=np.int64))
-    total = np.zeros(n_players, dtype=np.int64)
-    np.add.at(total, player, rows["sp"].to_numpy())
+    player, n_players = group_codes(rows, PLAYER_KEYS)
+    first = first_rows(player, n_players)
+    total = sum_by(player, rows["sp"].to_numpy(), n_players)
     deals = np.bincount(player, minlength=n_players).astype(np.int64)
     whole, frac = ratio_key(total, deals)
     placed = deals >= rules.sp_min_deals
-    section_code, _ = group_codes(rows.iloc[first], ["section"])
-    # Placed players first, by average (high first), then deals (more first), then id.
-    order = np.lexsort((np.arange(n_players), -deals, -frac, -whole, ~placed, section_code))
-    sec, wh, fr, dl = section_code[order], whole[order], frac[order], deals[order]
-    pl: np.ndarray = placed[order]
-    n = n_players
-    new_section = np.ones(n, dtype=bool)
-    new_section[1:] = sec[1:] != sec[:-1]
-    by_average = np.zeros(n, dtype=bool)
-    by_average[1:] = (wh[1:] != wh[:-1]) | (fr[1:] != fr[:-1])
-    by_deals = np.zeros(n, dtype=bool)
-    by_deals[1:] = dl[1:] != dl[:-1]
-    decided = np.where(by_average, "average", np.where(by_deals, "deals", "tied")).astype(object)
-    decided[new_section | ~pl] = ""
-    new_place = new_section | (decided != "tied")
-    starts = np.maximum.accumulate(np.where(new_place, np.arange(n), 0))
-    section_start = np.maximum.accumulate(np.where(new_section, np.arange(n), 0))
-    place = starts - section_start + 1
-    group = np.cumsum(new_place) - 1
-    playoff = (np.bincount(group)[group] > 1) & pl
-    out = pd.DataFrame(
+    table = pd.DataFrame(
         {
-            "section": pd.Series(rows["section"].to_numpy()[first][order], dtype="str"),
-            "place": pd.array(np.where(pl, place, 0), dtype="Int64"),
-            "player": rows["player"].to_numpy()[first][order],
-            "deals": dl,
-            "total_sp": total[order],
-            "average_sp": decimal_series(
-                np.sign(total[order]) * div_half_up(np.abs(total[order]) * 100, dl), 2
-            ),
-            "decided_by": pd.Series(decided, dtype="str"),
-            "playoff": playoff,
+            "section": pd.Series(rows["section"].iloc[first].astype("str").to_numpy(), dtype="str"),
+            "player": rows["player"].to_numpy()[first],
+            "deals": deals,
+            "total_sp": total,
+            "average_sp": decimal_series(div_half_up(total * 100, deals), 2),
+            "placed": placed,
         }
     )
-    out["place"] = out["place"].mask(~pl)
+    criteria = [
+        # Placed players first; "placed" never shows, an unplaced player has no decider.
+        Criterion("placed", [(~placed).astype(np.int64)]),
+        Criterion("average", [-whole, -frac]),
+        Criterion("deals", [-deals]),
+    ]
+    out = final_order(table, criteria)
+    unplaced = ~out["placed"].to_numpy()
+    out["place"] = pd.array(out["place"].to_numpy(), dtype="Int64")
+    out.loc[unplaced, "place"] = pd.NA
+    out.loc[unplaced, "decided_by"] = ""
+    out["playoff"] = out["playoff"].to_numpy() & ~unplaced
     return out[list(SP_STANDINGS_COLUMNS)]

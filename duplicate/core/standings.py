@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.core.adjustments import Adjustments
-from duplicate.core.codes import combine, dense_codes
+from duplicate.core.codes import combine, dense_codes, first_rows, min_max_by, sum_by
 from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_up, ratio_key
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
@@ -42,13 +42,6 @@ class Criterion:
 
     name: str
     keys: SortKeys
-
-
-def sum_by(codes: IntArray, values: IntArray, size: int) -> IntArray:
-    """Exact integer sums of `values` per code."""
-    out = np.zeros(size, dtype=np.int64)
-    np.add.at(out, codes, values)
-    return out
 
 
 def standings(
@@ -100,20 +93,12 @@ def player_stats(rows: pd.DataFrame, has_table: bool, has_seconds: bool) -> Play
     if robots.any():
         rows = rows[~robots].reset_index(drop=True)
     player, n = group_codes(rows, PLAYER_KEYS)
-    first = np.empty(n, dtype=np.int64)
-    first[player[::-1]] = np.arange(len(rows) - 1, -1, -1)  # the last write is the first row
+    first = first_rows(player, n)
     seconds = rows["seconds_units"].to_numpy() if has_seconds else np.zeros(len(rows), np.int64)
-    longest = np.full(n, np.iinfo(np.int64).min, dtype=np.int64)
-    shortest = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-    np.maximum.at(longest, player, seconds)
-    np.minimum.at(shortest, player, seconds)
+    shortest, longest = min_max_by(player, seconds, n)
     players = pd.DataFrame(
         {
-            "section": rows["section"].astype("str").to_numpy()[first]
-            if not isinstance(rows["section"].dtype, pd.CategoricalDtype)
-            else np.asarray(rows["section"].cat.categories.astype(str))[
-                rows["section"].cat.codes.to_numpy()[first]
-            ],
+            "section": rows["section"].iloc[first].astype("str").to_numpy(),
             "player": rows["player"].to_numpy()[first],
             "points": sum_by(player, rows["points"].to_numpy(), n),
             "penalty": sum_by(player, rows["penalty"].to_numpy(), n),
@@ -142,12 +127,9 @@ def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
     stacked = pd.concat([p.players for p in parts], ignore_index=True)
     player, n = group_codes(stacked, PLAYER_KEYS)
     offsets = np.cumsum([0] + [len(p.players) for p in parts])
-    first = np.empty(n, dtype=np.int64)
-    first[player[::-1]] = np.arange(len(stacked) - 1, -1, -1)
-    longest = np.full(n, np.iinfo(np.int64).min, dtype=np.int64)
-    shortest = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-    np.maximum.at(longest, player, stacked["seconds_max"].to_numpy())
-    np.minimum.at(shortest, player, stacked["seconds_min"].to_numpy())
+    first = first_rows(player, n)
+    shortest, _ = min_max_by(player, stacked["seconds_min"].to_numpy(), n)
+    _, longest = min_max_by(player, stacked["seconds_max"].to_numpy(), n)
     players = pd.DataFrame(
         {
             "section": stacked["section"].to_numpy()[first],
@@ -168,11 +150,7 @@ def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
     ranks = pd.concat([renumbered(p.ranks, o, ("player",)) for p, o in placed], ignore_index=True)
     ranks = ranks.groupby(["player", "rank"], sort=False)["count"].sum().reset_index()
     beaten = pd.concat(
-        [
-            renumbered(p.beaten, o, ("player", "opponent"))
-            for p, o in zip(parts, offsets, strict=False)
-        ],
-        ignore_index=True,
+        [renumbered(p.beaten, o, ("player", "opponent")) for p, o in placed], ignore_index=True
     )
     return PlayerStats(players, ranks, beaten)
 
@@ -248,14 +226,23 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
         if keys is not None:
             criteria.append(Criterion(name, keys))
 
-    player_order, _ = group_codes(out, PLAYER_KEYS)
-    section_code, _ = group_codes(out, ["section"])
+    return final_order(out, criteria)[list(STANDINGS_COLUMNS)]
+
+
+def final_order(table: pd.DataFrame, criteria: list[Criterion]) -> pd.DataFrame:
+    """Players by section, then the criteria, then player id, with place and play-off.
+
+    `table` has one row per player with section and player; each criterion's keys are
+    arrays over its rows, smaller sorting first. Adds place, decided_by and playoff.
+    """
+    player_order, _ = group_codes(table, PLAYER_KEYS)
+    section, _ = group_codes(table, ["section"])
     # np.lexsort sorts by its last key first: section, then the criteria, then player id
     # (in the natural order of the ids) for players still tied.
     order = np.lexsort(
-        [player_order] + [k for c in reversed(criteria) for k in reversed(c.keys)] + [section_code]
+        [player_order] + [k for c in reversed(criteria) for k in reversed(c.keys)] + [section]
     )
-    return _place(out.iloc[order].reset_index(drop=True), section_code[order], criteria, order)
+    return _place(table.iloc[order].reset_index(drop=True), section[order], criteria, order)
 
 
 def _place(
@@ -284,7 +271,7 @@ def _place(
     ordered.insert(1, "place", place)
     ordered["decided_by"] = pd.Series(decided, dtype="str")
     ordered["playoff"] = playoff
-    return ordered[list(STANDINGS_COLUMNS)]
+    return ordered
 
 
 def _start_of(starts: np.ndarray) -> IntArray:

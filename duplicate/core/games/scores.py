@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from duplicate.core.codes import sum_by
 from duplicate.core.exact import IntArray
 from duplicate.core.games.big2 import big2_scores
 from duplicate.core.games.raw import RawColumns
-from duplicate.core.games.tables import differs_within, per_table, table_deals
+from duplicate.core.games.tables import differs_within, table_deals
 from duplicate.core.results import Results
 from duplicate.rules import Rules
 
@@ -30,7 +31,7 @@ def big2_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntArray
     doubled = cols.flags(("doubled", "加倍"))
     cols.check()
     codes, tables = table_deals(results)
-    winners = per_table(codes, cards == 0, tables)
+    winners = sum_by(codes, cards == 0, tables)
     cols.group_problem(
         winners != 1,
         codes,
@@ -60,10 +61,10 @@ def doudizhu_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntA
     cols.check()
     codes, tables = table_deals(results)
     landlord = role == "landlord"
-    landlords = per_table(codes, landlord, tables)
+    landlords = sum_by(codes, landlord, tables)
     cols.group_problem(landlords != 1, codes, "needs exactly one landlord", "mark one row landlord")
     cols.group_problem(
-        per_table(codes, ~landlord, tables) != 2,
+        sum_by(codes, ~landlord, tables) != 2,
         codes,
         "needs two farmers",
         "Dou Dizhu is one landlord against two farmers",
@@ -85,7 +86,7 @@ def doudizhu_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntA
     cols.check()
     multiplier = bid * 2**bombs * np.where(rocket, 2, 1) * np.where(spring, 2, 1)
     farmer_stake = np.minimum(multiplier, FARMER_CAP)
-    farmers = per_table(codes, ~landlord, tables)[codes]
+    farmers = sum_by(codes, ~landlord, tables)[codes]
     landlord_stake = np.minimum(farmers * farmer_stake, LANDLORD_CAP)
     sign = np.where(won, 1, -1)
     return np.asarray(sign * np.where(landlord, landlord_stake, farmer_stake), dtype=np.int64)
@@ -106,7 +107,7 @@ def paohuzi_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntAr
     cols.check()
     codes, tables = table_deals(results)
     cols.group_problem(
-        per_table(codes, winner, tables) > 1,
+        sum_by(codes, winner, tables) > 1,
         codes,
         "has more than one winner",
         "one player wins a hand, or nobody (a drawn hand)",
@@ -120,8 +121,8 @@ def paohuzi_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntAr
     )
     cols.check()
     tun = np.where(winner, (huxi - rules.paohuzi_min_huxi) // 3 + 1, 0)
-    stake = per_table(codes, tun * np.where(winner, fan, 0), tables)[codes]
-    losers = (per_table(codes, np.ones(len(codes)), tables) - 1)[codes]
+    stake = sum_by(codes, tun * np.where(winner, fan, 0), tables)[codes]
+    losers = (sum_by(codes, np.ones(len(codes)), tables) - 1)[codes]
     return np.asarray(np.where(winner, stake * losers, -stake), dtype=np.int64)
 
 

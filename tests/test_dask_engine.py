@@ -116,3 +116,27 @@ def test_cli_engine_option(scheduler: str) -> None:
     refused = runner.invoke(app, ["score", path, "--engine", "dask", "--method", "standard-points"])
     assert refused.exit_code == 2
     assert "the dask engine scores matchpoints" in refused.stderr
+
+
+def test_a_dask_manifest_does_not_invent_a_row_count(scheduler: str, tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from duplicate.cli import app
+
+    manifest = tmp_path / "m.json"
+    args = [
+        "standings",
+        str(SAMPLE / "big2_event.parquet"),
+        "-o",
+        str(tmp_path / "s.csv"),
+        "--engine",
+        "dask",
+        "--scheduler",
+        scheduler,
+        "--manifest",
+        str(manifest),
+    ]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert json.loads(manifest.read_text(encoding="utf-8"))["inputs"][0]["rows"] is None

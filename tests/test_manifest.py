@@ -131,3 +131,28 @@ def test_every_command_that_writes_results_takes_a_manifest(tmp_path: Path) -> N
     site = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["outputs"][0]
     assert site["format"] == "site"
     assert site["rows"] == len(list((tmp_path / "site").rglob("*.html")))
+
+
+def test_seat_manifest_counts_the_rows_each_file_has(tmp_path: Path) -> None:
+    players = tmp_path / "players.csv"
+    players.write_text("player\nA\nB\nC\nD\n", encoding="utf-8")
+    partners = tmp_path / "partners.csv"
+    partners.write_text("player,partner\nA,B\nC,D\n", encoding="utf-8")
+    args = [
+        "seat",
+        "--players",
+        str(players),
+        "--partners",
+        str(partners),
+        "--round",
+        "1",
+        "--seed",
+        "2",
+        "-o",
+        str(tmp_path / "r1.csv"),
+        "--manifest",
+        str(tmp_path / "m.json"),
+    ]
+    assert runner.invoke(app, args).exit_code == 0
+    inputs = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["inputs"]
+    assert [(i["role"], i["rows"]) for i in inputs] == [("players", 4), ("partners", 2)]

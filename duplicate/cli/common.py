@@ -10,13 +10,17 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
 from duplicate.errors import DuplicateError, InvalidData, UsageError
 from duplicate.rules import Rules, load_rules, parse_factors, with_overrides
+
+if TYPE_CHECKING:
+    from duplicate.core.adjustments import Adjustments
+    from duplicate.core.results import Results
 
 # Exit code for a defect in this program, as opposed to a problem with the input
 # (BSD sysexits EX_SOFTWARE).
@@ -145,6 +149,16 @@ def working(message: str, console: Console | None = None) -> AbstractContextMana
     """A spinner with `message` on stderr for a person at a terminal; nothing otherwise."""
     console = console or stderr
     return console.status(message) if console.is_terminal else nullcontext()
+
+
+def read_inputs(
+    results: str, adjustments: str | None, encoding: str | None, deal_scope: str
+) -> tuple[Results, Adjustments | None]:
+    """The results file, validated, and the corrections file if one is given."""
+    from duplicate.io.read import read_adjustments, read_results
+
+    data = read_results(results, encoding, deal_scope)
+    return data, read_adjustments(adjustments, encoding) if adjustments else None
 
 
 def effective_rules(

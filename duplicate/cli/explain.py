@@ -18,6 +18,7 @@ from duplicate.cli.common import (
     RulesOpt,
     TieRankingOpt,
     effective_rules,
+    read_inputs,
     reports_errors,
 )
 
@@ -55,11 +56,9 @@ def explain(
     """
     from duplicate.core.explain import as_json
     from duplicate.core.explain import explain as explain_player
-    from duplicate.io.read import read_adjustments, read_results
 
     rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
-    data = read_results(results, encoding, rules.deal_scope)
-    corrections = read_adjustments(adjustments, encoding) if adjustments else None
+    data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     explained = explain_player(data, player, rules, corrections, section)
     if fmt is ExplainFormat.json:
         typer.echo(json.dumps(as_json(explained), ensure_ascii=False, indent=1))

@@ -23,10 +23,21 @@ ManifestOpt = Annotated[
 ]
 
 
-def input_record(role: str, path: str, rows: int) -> dict[str, Any]:
+def input_record(role: str, path: str, rows: int | None) -> dict[str, Any]:
+    """An input: its role, path, sha256 and row count (None where it was not counted)."""
     from duplicate.io.read import sha256_of
 
     return {"role": role, "path": path, "sha256": sha256_of(path), "rows": rows}
+
+
+def results_records(
+    results: str, rows: int | None, adjustments: str | None, corrections: Any
+) -> list[dict[str, Any]]:
+    """The records of a results file and of its corrections file, if any."""
+    records = [input_record("results", results, rows)]
+    if adjustments and corrections is not None:
+        records.append(input_record("adjustments", adjustments, len(corrections.frame)))
+    return records
 
 
 def write_manifest(

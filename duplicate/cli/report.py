@@ -18,12 +18,18 @@ from duplicate.cli.common import (
     RulesOpt,
     TieRankingOpt,
     effective_rules,
+    read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
     stderr,
     working,
 )
-from duplicate.cli.manifest import ManifestOpt, adjustment_records, input_record, write_manifest
+from duplicate.cli.manifest import (
+    ManifestOpt,
+    adjustment_records,
+    results_records,
+    write_manifest,
+)
 from duplicate.cli.output import Written
 
 
@@ -56,7 +62,6 @@ def report(
 
     Example: duplicate report results.csv -o site --lang zh
     """
-    from duplicate.io.read import read_adjustments, read_results
     from duplicate.io.write import write_directory
     from duplicate.report.data import report_data
     from duplicate.report.pages import build_site
@@ -66,8 +71,7 @@ def report(
     refuse_overwriting_inputs(output, inputs)
     refuse_overwriting_inputs(manifest, inputs)
     with working(f"reading {results}"):
-        data = read_results(results, encoding, rules.deal_scope)
-        corrections = read_adjustments(adjustments, encoding) if adjustments else None
+        data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     with working("building the report"):
         pages = build_site(report_data(data, rules, corrections), lang.value)
     files = {path: html.encode("utf-8") for path, html in pages.items()}
@@ -78,14 +82,11 @@ def report(
             f"{path}\0{hashlib.sha256(page).hexdigest()}\n".encode()
             for path, page in sorted(files.items())
         )
-        records = [input_record("results", results, len(data.frame))]
-        if adjustments and corrections is not None:
-            records.append(input_record("adjustments", adjustments, len(corrections.frame)))
         write_manifest(
             manifest,
             command="report",
             rules=rules,
-            inputs=records,
+            inputs=results_records(results, len(data.frame), adjustments, corrections),
             outputs=[Written(output, "site", site, len(files))],
             adjustments=adjustment_records(corrections),
         )

@@ -22,11 +22,17 @@ from duplicate.cli.common import (
     SchedulerOpt,
     TieRankingOpt,
     effective_rules,
+    read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
     working,
 )
-from duplicate.cli.manifest import ManifestOpt, adjustment_records, input_record, write_manifest
+from duplicate.cli.manifest import (
+    ManifestOpt,
+    adjustment_records,
+    results_records,
+    write_manifest,
+)
 from duplicate.cli.output import emit
 
 
@@ -52,7 +58,7 @@ def result_table_command(
         adjustments: AdjustmentsOpt = None,
         manifest: ManifestOpt = None,
     ) -> None:
-        from duplicate.io.read import read_adjustments, read_results
+        from duplicate.io.read import read_adjustments
 
         module, function = compute.split(":")
         run = getattr(importlib.import_module(module), function)
@@ -62,11 +68,12 @@ def result_table_command(
         if engine is Engine.dask:
             corrections = read_adjustments(adjustments, encoding) if adjustments else None
             with working(f"computing {kind} on Dask"):
-                table, rows = run_on_dask(on_dask, results, encoding, rules, corrections, scheduler)
+                table = run_on_dask(on_dask, results, encoding, rules, corrections, scheduler)
+            # score has a row per result; standings on Dask never hold the results here.
+            rows = len(table) if kind == "scores" else None
         else:
             with working(f"reading {results}"):
-                data = read_results(results, encoding, rules.deal_scope)
-                corrections = read_adjustments(adjustments, encoding) if adjustments else None
+                data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
             with working(f"computing {kind}"):
                 table = run(data, rules, corrections)
             rows = len(data.frame)
@@ -81,14 +88,11 @@ def result_table_command(
             inputs=inputs,
         )
         if manifest is not None:
-            records = [input_record("results", results, rows)]
-            if adjustments and corrections is not None:
-                records.append(input_record("adjustments", adjustments, len(corrections.frame)))
             write_manifest(
                 manifest,
                 command=kind,
                 rules=rules,
-                inputs=records,
+                inputs=results_records(results, rows, adjustments, corrections),
                 outputs=written,
                 adjustments=adjustment_records(corrections),
             )
@@ -104,12 +108,10 @@ def run_on_dask(
     rules: Any,
     corrections: Any,
     scheduler: str | None,
-) -> tuple[Any, int]:
-    """The same table, computed on a Dask cluster; and how many results it read."""
-    from pathlib import Path
-
+) -> Any:
+    """The same table, computed on a Dask cluster."""
     from duplicate.errors import UsageError
-    from duplicate.io.read import PARQUET_MAGIC, read_raw, source_name
+    from duplicate.io.read import is_parquet, read_raw, source_name
 
     if compute is None:
         raise UsageError("this command runs on the local engine only")
@@ -118,13 +120,10 @@ def run_on_dask(
     module, function = compute.split(":")
     run = getattr(importlib.import_module(module), function)
     source = source_name(results)
-    path = Path(results)
-    if results != "-" and (path.is_dir() or path.read_bytes()[:4] == PARQUET_MAGIC):
+    if is_parquet(results):
         import dask.dataframe as dd
 
         # Parquet is read by the workers, never whole on this machine.
-        table = run(dd.read_parquet(results), source, rules, corrections, scheduler)
-    else:
-        raw, first_row = read_raw(results, encoding)
-        table = run(raw, source, rules, corrections, scheduler, first_row)
-    return table, len(table) if "place" not in table else -1
+        return run(dd.read_parquet(results), source, rules, corrections, scheduler)
+    raw, first_row = read_raw(results, encoding)
+    return run(raw, source, rules, corrections, scheduler, first_row)

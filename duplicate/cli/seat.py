@@ -17,11 +17,12 @@ from duplicate.cli.common import (
     SeatingOrder,
     TieRankingOpt,
     effective_rules,
+    read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
     stderr,
 )
-from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
+from duplicate.cli.manifest import ManifestOpt, input_record, results_records, write_manifest
 from duplicate.cli.output import emit
 from duplicate.errors import UsageError
 
@@ -97,17 +98,21 @@ def seat(
     from duplicate.core.formats import parse_partners
     from duplicate.core.players import parse_players
     from duplicate.core.seating import seat_next_round
-    from duplicate.io.read import read_adjustments, read_raw, read_results, source_name
+    from duplicate.io.read import read_raw, source_name
 
     rules = effective_rules(rules_file, tie_ranking, None, None, None)
+    # Rows read from each side file, for the manifest.
+    side_rows: dict[str, tuple[str, int]] = {}
     pairs = None
     if partners is not None:
         raw, _ = read_raw(partners, encoding)
         pairs = parse_partners(raw, source_name(partners))
+        side_rows["partners"] = (str(partners), len(raw))
     field = None
     if players is not None:
         raw, _ = read_raw(players, encoding)
         field = parse_players(raw, source_name(players))
+        side_rows["players"] = (str(players), len(raw))
     data = None
     corrections = None
     if round_no == 1:
@@ -121,8 +126,7 @@ def seat(
             raise UsageError("give the RESULTS so far, or --round 1 with --players and --seed")
         if round_no is not None:
             raise UsageError("--round is only for drawing round 1; later rounds follow RESULTS")
-        data = read_results(results, encoding, rules.deal_scope)
-        corrections = read_adjustments(adjustments, encoding) if adjustments else None
+        data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
         if avoid_repeats and not data.has_table:
             stderr.print(
                 f"{source_name(results)} has no table column, so who met whom is unknown: "
@@ -143,7 +147,7 @@ def seat(
         versus_robots=versus_robots,
         adjustments=corrections,
     )
-    inputs = [results or "-"] + [str(p) for p in (players, partners, adjustments) if p is not None]
+    inputs = [str(p) for p in (results, players, partners, adjustments) if p is not None]
     for report in seating.reports:
         stderr.print(str(report), markup=False)
     notes = {"seed": str(seed)} if round_no == 1 else {}
@@ -158,16 +162,16 @@ def seat(
         notes=notes,
     )
     if manifest is not None:
-        records = []
-        if results is not None and data is not None:
-            records.append(input_record("results", results, len(data.frame)))
-        for role, path, table in (
-            ("players", players, field),
-            ("partners", partners, pairs),
-            ("adjustments", adjustments, corrections.frame if corrections else None),
-        ):
-            if path is not None and table is not None:
-                records.append(input_record(role, str(path), len(table)))
+        records = (
+            results_records(results, len(data.frame), adjustments, corrections)
+            if results is not None and data is not None
+            else []
+        )
+        records += [
+            input_record(role, *side_rows[role])
+            for role in ("players", "partners")
+            if role in side_rows
+        ]
         write_manifest(
             manifest, command="seat", rules=rules, inputs=records, outputs=written, notes=notes
         )

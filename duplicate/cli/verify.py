@@ -17,6 +17,7 @@ from duplicate.cli.common import (
     RulesOpt,
     TieRankingOpt,
     effective_rules,
+    read_inputs,
     reports_errors,
     stderr,
 )
@@ -51,11 +52,10 @@ def verify(
     Example: duplicate verify results.csv published/standings.csv
     """
     from duplicate.core.verify import verify as compare
-    from duplicate.io.read import read_adjustments, read_published, read_results
+    from duplicate.io.read import read_published
 
     rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
-    data = read_results(results, encoding, rules.deal_scope)
-    corrections = read_adjustments(adjustments, encoding) if adjustments else None
+    data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     found = compare(data, read_published(published, encoding), rules, corrections)
     if found.empty:
         stderr.print(

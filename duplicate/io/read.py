@@ -47,6 +47,19 @@ def read_bytes(path: str | Path) -> bytes:
         raise InputOutputError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+def is_parquet(path: str | Path) -> bool:
+    """A Parquet file (by its first 4 bytes) or a directory of them; never standard input."""
+    if str(path) == "-":
+        return False
+    if Path(path).is_dir():
+        return True
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(PARQUET_MAGIC)) == PARQUET_MAGIC
+    except OSError:
+        return False
+
+
 def sha256_of(path: str | Path) -> str:
     """The sha256 of an input: the file as it is now, or what standard input gave."""
     if str(path) == "-":

@@ -140,3 +140,23 @@ def test_a_dask_manifest_does_not_invent_a_row_count(scheduler: str, tmp_path: P
     ]
     assert CliRunner().invoke(app, args).exit_code == 0
     assert json.loads(manifest.read_text(encoding="utf-8"))["inputs"][0]["rows"] is None
+
+
+def test_partitions_with_different_decimals_agree(scheduler: str) -> None:
+    rows = [
+        {"round": 1, "deal": 1, "table": 1, "seat": s, "player": p, "score": v, "seconds": t}
+        for s, p, v, t in ((0, "A", "1.5", "10.25"), (1, "B", "-1.5", "12"))
+    ] + [
+        {"round": 2, "deal": 1, "table": 1, "seat": s, "player": p, "score": v, "seconds": t}
+        for s, p, v, t in ((0, "B", "3", "9"), (1, "A", "-3", "11"))
+    ]
+    raw = pd.DataFrame(rows).astype(str)
+    rules = duplicate.Rules()
+    assert same_bytes(
+        duplicate.score(raw, rules), score_on_dask(raw, "x", rules, None, scheduler), "scores"
+    )
+    assert same_bytes(
+        duplicate.standings(raw, rules),
+        standings_on_dask(raw, "x", rules, None, scheduler),
+        "standings",
+    )

@@ -189,3 +189,13 @@ def test_the_golden_examples_carry_the_documents_numbers() -> None:
     }
     for case in GOLDEN_GAMES:
         assert list(pd.read_csv(case / "expected.csv")["score"]) == expected[case.name]
+
+
+def test_a_bad_value_under_a_chinese_header_is_shown(tmp_path: Path) -> None:
+    raw = tmp_path / "raw.csv"
+    raw.write_text(
+        "轮次,牌副,桌号,方位,牌手,剩余牌数\n1,1,1,0,A,0\n1,1,1,1,B,15\n", encoding="utf-8"
+    )
+    result = runner.invoke(app, ["game-score", "-g", "big2", str(raw)])
+    assert result.exit_code == 1
+    assert "row 3, column 'cards_left': '15' is not a whole number 0 to 13" in result.stderr

@@ -62,6 +62,7 @@ def report(
 
     Example: duplicate report results.csv -o site --lang zh
     """
+    from duplicate.io.read import file_listing
     from duplicate.io.write import write_directory
     from duplicate.report.data import report_data
     from duplicate.report.pages import build_site
@@ -77,10 +78,9 @@ def report(
     files = {path: html.encode("utf-8") for path, html in pages.items()}
     write_directory(output, files)
     if manifest is not None:
-        # The site as one output: each page's path and sha256, in path order.
-        site = b"".join(
-            f"{path}\0{hashlib.sha256(page).hexdigest()}\n".encode()
-            for path, page in sorted(files.items())
+        # The site as one output: the listing of its pages' paths and hashes.
+        site = file_listing(
+            {path: hashlib.sha256(page).hexdigest() for path, page in files.items()}
         )
         write_manifest(
             manifest,

@@ -163,17 +163,11 @@ def scored_rows_on_dask(
     done, had_section = _run(
         raw, _score_partition, source, rules, adjustments, scheduler, first_row
     )
-    parts = []
-    for d in done:
-        scored, results = d["scored"], d["results"]
-        parts.append(
-            scored.assign(_score_scale=results.score_scale, _seconds_scale=results.seconds_scale)
-        )
-    return _as_results(pd.concat(parts, ignore_index=True), source, rules, had_section)
+    return _as_results([(d["scored"], d["results"]) for d in done], source, rules, had_section)
 
 
 def _as_results(
-    parts: pd.DataFrame, source: str, rules: Rules, had_section: bool
+    scored: list[tuple[pd.DataFrame, Results]], source: str, rules: Rules, had_section: bool
 ) -> tuple[pd.DataFrame, Results]:
     """One Results over all partitions, as the local engine would have typed them.
 
@@ -182,16 +176,17 @@ def _as_results(
     without leading zeros, so their text is unchanged); a file without sections has one
     empty section, held as a category.
     """
+    score_scale = max(results.score_scale for _, results in scored)
+    seconds_scale = max(results.seconds_scale for _, results in scored)
+    rescaled = []
+    for rows, results in scored:
+        rows["score_units"] *= 10 ** (score_scale - results.score_scale)
+        if results.has_seconds:
+            rows["seconds_units"] *= 10 ** (seconds_scale - results.seconds_scale)
+        rescaled.append(rows)
     # The local engine keeps rows in file order; so do we, by row number.
+    parts = pd.concat(rescaled, ignore_index=True)
     parts = parts.sort_values("row", kind="stable", ignore_index=True)
-    score_scale = int(parts["_score_scale"].max())
-    seconds_scale = int(parts["_seconds_scale"].max())
-    parts["score_units"] = parts["score_units"] * 10 ** (score_scale - parts["_score_scale"])
-    if "seconds_units" in parts:
-        parts["seconds_units"] = parts["seconds_units"] * 10 ** (
-            seconds_scale - parts["_seconds_scale"]
-        )
-    parts = parts.drop(columns=["_score_scale", "_seconds_scale"])
     for name in ("deal", "table", "seat", "player"):
         if name in parts and not pd.api.types.is_integer_dtype(parts[name].dtype):
             parts[name] = parts[name].astype("str")

@@ -65,12 +65,18 @@ def sha256_of(path: str | Path) -> str:
     if str(path) == "-":
         return _stdin_sha256[0] if _stdin_sha256 else ""
     if Path(path).is_dir():
-        # A dataset: the hash of each file's relative path and hash, in path order.
-        digest = hashlib.sha256()
-        for file in sorted(p for p in Path(path).rglob("*.parquet") if p.is_file()):
-            digest.update(f"{file.relative_to(path)}\0{sha256_of(file)}\n".encode())
-        return digest.hexdigest()
+        files = sorted(p for p in Path(path).rglob("*.parquet") if p.is_file())
+        named = {str(f.relative_to(path)): sha256_of(f) for f in files}
+        return hashlib.sha256(file_listing(named)).hexdigest()
     return hashlib.sha256(read_bytes(path)).hexdigest()
+
+
+def file_listing(named_hashes: dict[str, str]) -> bytes:
+    """A set of files as one text: each relative path and sha256, in path order.
+
+    Its own sha256 names the set: a Parquet dataset read, or a report's site written.
+    """
+    return b"".join(f"{name}\0{digest}\n".encode() for name, digest in sorted(named_hashes.items()))
 
 
 def read_raw(path: str | Path, encoding: str | None = None) -> tuple[pd.DataFrame, int]:

@@ -31,6 +31,8 @@ class RawColumns:
     def __post_init__(self) -> None:
         self.raw = self.raw.reset_index(drop=True)
         self._names = {str(c).strip().casefold(): c for c in self.raw.columns}
+        # The header each column was found under (say 剩余牌数 for cards_left).
+        self._found: dict[str, object] = {}
 
     def _find(self, names: tuple[str, ...]) -> object | None:
         for name in names:
@@ -40,6 +42,8 @@ class RawColumns:
 
     def _text(self, names: tuple[str, ...], required: bool) -> pd.Series | None:
         column = self._find(names)
+        if column is not None:
+            self._found[names[0]] = column
         if column is None:
             if required:
                 self.problems.append(
@@ -61,11 +65,8 @@ class RawColumns:
 
     def flag(self, bad: np.ndarray, name: str, message: str, hint: str) -> None:
         rows = self.results.frame["row"].to_numpy()
-        values = (
-            self.raw[self._find((name,)) or name].astype("str").to_numpy()
-            if self._find((name,))
-            else None
-        )
+        column = self._found.get(name)
+        values = self.raw[column].astype("str").to_numpy() if column is not None else None
         for i in np.flatnonzero(bad):
             shown = repr(values[i]) if values is not None else ""
             self.problems.append(

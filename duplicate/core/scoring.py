@@ -16,15 +16,10 @@ from duplicate.core.validation import structural_problems
 from duplicate.errors import InvalidData
 from duplicate.rules import Rules
 
+# Whose result a row is and what it was: the first columns of every score table.
+RESULT_COLUMNS = ("section", "round", "deal", "table", "seat", "player", "score", "seconds")
 SCORE_COLUMNS = (
-    "section",
-    "round",
-    "deal",
-    "table",
-    "seat",
-    "player",
-    "score",
-    "seconds",
+    *RESULT_COLUMNS,
     "n",
     "mp",
     "top",

@@ -18,24 +18,12 @@ from duplicate.core.exact import IntArray, decimal_series, div_half_up, ratio_ke
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
 from duplicate.core.robots import is_robot
+from duplicate.core.scoring import RESULT_COLUMNS, canonical_order, result_columns
 from duplicate.rules import Rules
 
 # Differences from 13 up: the largest difference of each standard-point step (13 ... 23).
 STEP_TOPS = np.array([16, 21, 26, 32, 40, 49, 65, 84, 104, 144, 199], dtype=np.int64)
-SP_SCORE_COLUMNS = (
-    "section",
-    "round",
-    "deal",
-    "table",
-    "seat",
-    "player",
-    "score",
-    "seconds",
-    "n",
-    "datum",
-    "difference",
-    "standard_points",
-)
+SP_SCORE_COLUMNS = (*RESULT_COLUMNS, "n", "datum", "difference", "standard_points")
 SP_STANDINGS_COLUMNS = (
     "section",
     "place",
@@ -93,8 +81,6 @@ def sp_rows(results: Results, rules: Rules) -> pd.DataFrame:
 
 def sp_score(results: Results, rules: Rules) -> pd.DataFrame:
     """One row per result, in the canonical order: n, datum, difference, standard points."""
-    from duplicate.core.scoring import canonical_order, result_columns
-
     rows = sp_rows(results, rules)
     order = canonical_order(results)
     if order is not None:

@@ -118,3 +118,19 @@ def test_a_directory_of_parquet_files_is_one_dataset(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputOutputError, match=r"no \.parquet files"):
         duplicate.read_results(tmp_path / "empty")
+
+
+def test_csv_of_columns_chunked_differently() -> None:
+    import pyarrow as pa
+
+    from duplicate.io.write import csv_bytes
+
+    table = pa.table(
+        {
+            "a": pa.chunked_array(
+                [pa.array([], pa.large_string()), pa.array(["x"], pa.large_string())]
+            ),
+            "b": pa.chunked_array([pa.array(["y"], pa.large_string())]),
+        }
+    )
+    assert csv_bytes(table) == b"a,b\nx,y\n"

@@ -86,6 +86,9 @@ def csv_bytes(table: pa.Table) -> bytes:
 
     Text that a spreadsheet would run as a formula is neutralised first.
     """
+    # Arrow's CSV writer garbles columns whose chunks differ (a column of one chunk beside
+    # one of many writes NUL bytes): one chunk per column first.
+    table = table.combine_chunks()
     # Dictionary (category) columns are written as their plain text.
     table = pa.table(
         [c.cast(c.type.value_type) if pa.types.is_dictionary(c.type) else c for c in table.columns],

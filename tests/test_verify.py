@@ -98,3 +98,35 @@ def test_json_numbers_print_exactly(tmp_path: Path) -> None:
     numbers = re.findall(r'"(?:total|beaten_avg|trimmed_seconds)": ([0-9.]+)', text)
     assert numbers
     assert all(len(n.split(".")[1]) <= 2 for n in numbers if "." in n)
+
+
+def test_an_extra_player_and_a_missing_column(tmp_path: Path) -> None:
+    path = publish(tmp_path, "csv")
+    lines = path.read_text().splitlines()
+    lines.append(",49,GHOST,0.00,0.00,1,0.00,,1,1.00,total,false")
+    path.write_text("\n".join(lines) + "\n")
+    code, found = differences(path)
+    assert code == 1
+    assert found.to_dict("records") == [
+        {
+            "section": "",
+            "player": "GHOST",
+            "field": "player",
+            "published": "GHOST",
+            "recomputed": "(not in the results)",
+        }
+    ]
+    frame = pd.read_csv(publish(tmp_path, "csv"), dtype=str, keep_default_na=False).drop(
+        columns="deals"
+    )
+    frame.to_csv(path, index=False)
+    code, found = differences(path)
+    assert found.to_dict("records") == [
+        {
+            "section": "",
+            "player": "",
+            "field": "deals",
+            "published": "(no such column)",
+            "recomputed": "(column)",
+        }
+    ]

@@ -10,6 +10,7 @@ import pandas as pd
 from duplicate.core.codes import dense_codes
 from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.core.exact import IntArray
+from duplicate.core.validation import structural_problems
 from duplicate.errors import InvalidData, Problem
 
 MAX_DECIMALS = 6
@@ -145,9 +146,6 @@ def parse_results(
         seconds_scale=seconds_scale,
         deal_scope=deal_scope,
     )
-    # Imported here: validation needs Results, and Results is the input of validation.
-    from duplicate.core.validation import structural_problems
-
     problems = structural_problems(results, deal_scope)
     if problems:
         raise InvalidData(problems)

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import math
-from decimal import Decimal, InvalidOperation
-
-import numpy as np
 import pandas as pd
 
 from duplicate.core.adjustments import Adjustments
@@ -15,62 +11,80 @@ from duplicate.rules import Rules
 
 DIFFERENCE_COLUMNS = ("section", "player", "field", "published", "recomputed")
 KEYS = ("section", "player")
-# CSV written for spreadsheets prefixes risky text with an apostrophe (see io/write.py).
-_NEUTRALISED = ("'=", "'+", "'-", "'@", "'\t", "'\r")
+_PLAIN_NUMBER = r"[+-]?[0-9]+(?:\.[0-9]*)?"
 
 
-def canonical(value: object) -> str:
-    """A cell as comparable text: numbers by value, booleans and blanks spelled one way."""
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    if isinstance(value, bool | np.bool_):
-        return "true" if value else "false"
-    text = str(value).strip()
-    if text.startswith(_NEUTRALISED):
-        text = text[1:]
-    if text.casefold() in ("true", "false"):
-        return text.casefold()
-    if text.casefold() in ("nan", "<na>", "none"):
-        return ""
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return text
-    return format(number.normalize(), "f") if number.is_finite() else text
+def canonical(column: pd.Series) -> pd.Series:
+    """Cells as comparable text: numbers by value, booleans and blanks spelled one way.
+
+    Exact and vectorised: a number's text loses its plus sign, leading zeros and trailing
+    zeros (25000.00 and 25000.0 both read 25000), never passing through a float. CSV
+    written for spreadsheets prefixes risky text with an apostrophe (see io/write.py):
+    that apostrophe is dropped.
+    """
+    text = column.astype("str").where(column.notna(), "").str.strip()
+    text = text.where(~text.str.match(r"'[=+\-@\t\r]"), text.str.slice(1))
+    folded = text.str.casefold()
+    text = text.where(~folded.isin(["true", "false"]), folded)
+    text = text.where(~folded.isin(["nan", "<na>", "none"]), "")
+    number = (
+        text.str.replace(r"^\+", "", regex=True)
+        .str.replace(r"^(-?)0+(?=[0-9])", r"\1", regex=True)
+        .str.replace(r"(\.[0-9]*?)0+$", r"\1", regex=True)
+        .str.replace(r"\.$", "", regex=True)
+        .replace("-0", "0")
+    )
+    return text.where(~text.str.fullmatch(_PLAIN_NUMBER), number).reset_index(drop=True)
 
 
 def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFrame:
-    """One row per field that differs: section, player, field, published, recomputed."""
+    """One row per field that differs: section, player, field, published, recomputed.
+
+    Players are matched by (section, player); rows come by player, then field order.
+    """
     published = published.rename(columns=lambda c: str(c).strip().casefold())
     if "section" not in published.columns:
         published = published.assign(section="")
-    rows: list[tuple[str, str, str, str, str]] = []
     columns = [str(c) for c in recomputed.columns]
     missing = [c for c in columns if c not in published.columns]
-    for column in missing:
-        rows.append(("", "", column, "(no such column)", "(column)"))
     fields = [c for c in columns if c not in KEYS and c not in missing]
 
-    def keyed(frame: pd.DataFrame) -> dict[tuple[str, str], dict[str, str]]:
-        out = {}
-        for record in frame.to_dict("records"):
-            key = (canonical(record["section"]), canonical(record["player"]))
-            out[key] = {f: canonical(record.get(f)) for f in fields}
-        return out
+    def comparable(frame: pd.DataFrame) -> pd.DataFrame:
+        return pd.DataFrame({c: canonical(frame[c]) for c in [*KEYS, *fields]})
 
-    have, want = keyed(published), keyed(recomputed)
-    for key in sorted(set(have) | set(want)):
-        if key not in have:
-            rows.append((*key, "player", "(missing)", key[1]))
-        elif key not in want:
-            rows.append((*key, "player", key[1], "(not in the results)"))
-        else:
-            rows.extend(
-                (*key, f, have[key][f], want[key][f])
-                for f in fields
-                if have[key][f] != want[key][f]
+    both = comparable(published).merge(
+        comparable(recomputed), on=list(KEYS), how="outer", suffixes=("", "_new"), indicator=True
+    )
+    only_published = both[both["_merge"] == "left_only"]
+    only_results = both[both["_merge"] == "right_only"]
+    pieces = [
+        pd.DataFrame({"section": "", "player": "", "field": missing, "_order": -1}).assign(
+            published="(no such column)", recomputed="(column)"
+        ),
+        only_results[list(KEYS)].assign(
+            field="player", published="(missing)", recomputed=only_results["player"], _order=-1
+        ),
+        only_published[list(KEYS)].assign(
+            field="player",
+            published=only_published["player"],
+            recomputed="(not in the results)",
+            _order=-1,
+        ),
+    ]
+    matched = both[both["_merge"] == "both"]
+    for position, field in enumerate(fields):
+        differ = matched[matched[field] != matched[f"{field}_new"]]
+        pieces.append(
+            differ[list(KEYS)].assign(
+                field=field,
+                published=differ[field],
+                recomputed=differ[f"{field}_new"],
+                _order=position,
             )
-    return pd.DataFrame(rows, columns=list(DIFFERENCE_COLUMNS), dtype="str")
+        )
+    found = pd.concat(pieces, ignore_index=True)
+    found = found.sort_values([*KEYS, "_order"], kind="stable", ignore_index=True)
+    return found[list(DIFFERENCE_COLUMNS)].astype("str")
 
 
 def verify(

@@ -96,3 +96,22 @@ def test_pages_are_self_contained(tmp_path: Path, name: str) -> None:
     html = (build(tmp_path, SAMPLE / "spec_example.csv") / name).read_text(encoding="utf-8")
     assert not re.search(r'(src|href)="(https?:)?//', html)
     assert "<link" not in html
+
+
+def test_an_adjustment_naming_no_result_stops_the_report(tmp_path: Path) -> None:
+    bad = tmp_path / "adj.csv"
+    bad.write_text("round,deal,player,kind,value,reason\n9,1,P1,void,,x\n", encoding="utf-8")
+    result = runner.invoke(
+        app,
+        [
+            "report",
+            str(SAMPLE / "spec_example.csv"),
+            "-o",
+            str(tmp_path / "site"),
+            "--adjustments",
+            str(bad),
+        ],
+    )
+    assert result.exit_code == 1
+    assert "no result for player 'P1' on round 9" in result.stderr
+    assert not (tmp_path / "site").exists()

@@ -31,17 +31,20 @@ def report_data(
 
         raise UsageError("the report covers matchpoint scoring")
     frame = results.frame
+    rounds = sorted(frame["round"].unique())
     places = []
-    for last in sorted(frame["round"].unique()):
+    for last in rounds:
         so_far = replace(results, frame=frame[frame["round"] <= last].reset_index(drop=True))
-        corrections = None
-        if adjustments is not None:
+        corrections = adjustments
+        if adjustments is not None and last != rounds[-1]:
+            # The last pass takes every adjustment, so that one naming no result fails.
             kept = adjustments.frame[adjustments.frame["round"] <= last]
             corrections = replace(adjustments, frame=kept) if len(kept) else None
         table = standings(so_far, rules, corrections)
         places.append(table[["section", "player", "place"]].assign(round=int(last)))
     return ReportData(
-        standings=standings(results, rules, adjustments),
+        # After the last round, with every correction: the event's standings.
+        standings=table,
         scores=score(results, rules, adjustments),
         places=pd.concat(places, ignore_index=True),
         rules=rules,

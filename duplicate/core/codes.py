@@ -16,7 +16,8 @@ from duplicate.core.exact import IntArray
 HISTOGRAM_LIMIT = 1 << 26
 
 
-# Integer ids spanning at most this many values are coded through a presence table.
+# Integer ids spanning at most this many values, or not many more than there are rows,
+# are coded through a presence table instead of a hash table.
 SMALL_RANGE = 1 << 16
 
 
@@ -25,8 +26,8 @@ def dense_codes(values: pd.Series | np.ndarray, ordered: bool = True) -> tuple[I
     array = values.to_numpy() if isinstance(values, pd.Series) else values
     if isinstance(array, np.ndarray) and array.dtype.kind in "iu" and len(array):
         low, high = int(array.min()), int(array.max())
-        if high - low < SMALL_RANGE:
-            # Round, deal, seat and table numbers: a small table of which values occur.
+        if high - low < max(SMALL_RANGE, 2 * len(array)):
+            # Round, deal, seat, table and player numbers: a table of which values occur.
             offset = array.astype(np.int64) - low
             present = np.zeros(high - low + 1, dtype=bool)
             present[offset] = True

@@ -155,7 +155,14 @@ def read_inputs(
     results: str, adjustments: str | None, encoding: str | None, deal_scope: str
 ) -> tuple[Results, Adjustments | None]:
     """The results file, validated, and the corrections file if one is given."""
+    import pyarrow as pa
+
     from duplicate.io.read import read_adjustments, read_results
+
+    # Arrow's default allocator keeps freed memory for its own reuse, and the tables read
+    # here are freed as soon as they become numpy columns: with the system's allocator,
+    # a 10M-row file's Arrow copy goes back to the system instead of raising peak memory.
+    pa.set_memory_pool(pa.system_memory_pool())
 
     data = read_results(results, encoding, deal_scope)
     return data, read_adjustments(adjustments, encoding) if adjustments else None

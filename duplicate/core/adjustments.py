@@ -171,15 +171,6 @@ def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustme
     return RowAdjustments(assigned, void, penalty, note)
 
 
-def no_adjustments(n: int) -> RowAdjustments:
-    return RowAdjustments(
-        np.full(n, -1, dtype=np.int64),
-        np.zeros(n, dtype=bool),
-        np.zeros(n, dtype=np.int64),
-        np.full(n, "", dtype=object),
-    )
-
-
 def coverage_problems(
     adjustments: Adjustments, matched_rows: np.ndarray, results_source: str
 ) -> list[Problem]:

@@ -7,10 +7,12 @@ with one bincount when the cells fit in memory, a sort of the combined keys othe
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 import pandas as pd
 
-from duplicate.core.exact import IntArray
+from duplicate.core.exact import CodeArray, IntArray
 
 # Cells a histogram may have: 64M int64 counts is 512 MB at most, and usually far less.
 HISTOGRAM_LIMIT = 1 << 26
@@ -23,28 +25,83 @@ SMALL_RANGE = 1 << 16
 
 def dense_codes(values: pd.Series | np.ndarray, ordered: bool = True) -> tuple[IntArray, int]:
     """Codes 0..k-1 for the distinct values and k; in the values' sort order if `ordered`."""
+    codes, k = _dense(values, ordered, compact=False)
+    return cast("IntArray", codes), k
+
+
+def compact_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int]:
+    """dense_codes in the smallest signed integer type that holds them.
+
+    Rounds, deals, seats and tables take a byte or two a row instead of eight; combine
+    widens them to int64 before any arithmetic.
+    """
+    return _dense(values, ordered=True, compact=True)
+
+
+def _dense(values: pd.Series | np.ndarray, ordered: bool, compact: bool) -> tuple[CodeArray, int]:
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
+        return _category_codes(values, compact)
     array = values.to_numpy() if isinstance(values, pd.Series) else values
     if isinstance(array, np.ndarray) and array.dtype.kind in "iu" and len(array):
         low, high = int(array.min()), int(array.max())
         if high - low < max(SMALL_RANGE, 2 * len(array)):
             # Round, deal, seat, table and player numbers: a table of which values occur.
-            offset = array.astype(np.int64) - low
+            offset = np.asarray(array - low, dtype=np.int64)
             present = np.zeros(high - low + 1, dtype=bool)
             present[offset] = True
-            return (np.cumsum(present) - 1)[offset], int(present.sum())
+            k = int(present.sum())
+            lookup = np.cumsum(present) - 1
+            return lookup.astype(_code_type(k) if compact else np.int64)[offset], k
     codes, uniques = pd.factorize(values, sort=ordered)
-    return codes.astype(np.int64, copy=False), len(uniques)
+    k = len(uniques)
+    return codes.astype(_code_type(k) if compact else np.int64, copy=False), k
 
 
-def combine(parts: list[tuple[IntArray, int]]) -> tuple[IntArray, int]:
-    """One code per distinct combination, ordered like the parts (mixed radix).
+def _code_type(k: int) -> type[np.signedinteger[Any]]:
+    """The smallest signed integer type holding the codes 0..k-1 (and -1 for missing)."""
+    for kind in (np.int8, np.int16, np.int32):
+        if k <= np.iinfo(kind).max:
+            return kind
+    return np.int64
+
+
+def order_codes(values: np.ndarray, budget: int) -> tuple[IntArray, int]:
+    """Codes 0..k-1 that sort like the values, dense or not, and k.
+
+    Integers spanning at most `budget` values are coded as themselves less their
+    minimum, in one pass; others get dense codes.
+    """
+    if values.dtype.kind in "iu" and len(values):
+        low, high = int(values.min()), int(values.max())
+        if high - low < max(budget, 1):
+            return np.asarray(values - low, dtype=np.int64), high - low + 1
+    return dense_codes(values)
+
+
+def _category_codes(values: pd.Series, compact: bool) -> tuple[CodeArray, int]:
+    """Dense codes of a categorical column from its own codes, never its values per row."""
+    codes = values.cat.codes.to_numpy()
+    if bool((codes < 0).any()):
+        # Missing values: leave them to factorize, which gives them the code -1.
+        return _dense(values.astype(values.cat.categories.dtype), True, compact)
+    categories = values.cat.categories.to_numpy()
+    # Each category's place in sort order, then codes renumbered over those that occur.
+    place = np.empty(len(categories), dtype=np.int64)
+    place[np.argsort(categories, kind="stable")] = np.arange(len(categories))
+    return _dense(place[codes], True, compact)
+
+
+def combine(parts: list[tuple[CodeArray, int]]) -> tuple[IntArray, int]:
+    """One int64 code per distinct combination, ordered like the parts (mixed radix).
 
     The codes are dense only as far as the parts' sizes multiply; they are made dense
     again only when the product would not fit an int64.
     """
     if not parts:
         raise ValueError("combine needs at least one key")
-    key, size = parts[0]
+    first, size = parts[0]
+    # Widened first: arithmetic on narrow codes would wrap around.
+    key: IntArray = first.astype(np.int64)
     for codes, n in parts[1:]:
         if size * n >= 1 << 62:
             key, size = dense_codes(key)
@@ -60,19 +117,32 @@ def count_per(key: IntArray, size: int) -> IntArray:
     return counts[inverse]
 
 
+def has_repeats(key: IntArray, size: int) -> bool:
+    """Whether any key is held by more than one row."""
+    if size <= HISTOGRAM_LIMIT:
+        return bool((np.bincount(key, minlength=size) > 1).any())
+    ordered = np.sort(key)
+    return bool((ordered[1:] == ordered[:-1]).any())
+
+
 def varies_within(key: IntArray, size: int, other: IntArray) -> np.ndarray:
-    """For each row, whether the rows sharing its key hold more than one `other` value.
+    """For each row, whether the rows sharing its key hold more than one `other` value."""
+    if size > HISTOGRAM_LIMIT:
+        key, size = dense_codes(key)
+    return np.asarray(varying_keys(key, size, other)[key])
+
+
+def varying_keys(key: IntArray, size: int, other: IntArray) -> np.ndarray:
+    """For each key (0..size-1), whether its rows hold more than one `other` value.
 
     One reference value per key (whichever row wrote last), then every row compared with
     it: a scatter and a gather, no sort and no hash.
     """
-    if size > HISTOGRAM_LIMIT:
-        key, size = dense_codes(key)
     reference = np.zeros(size, dtype=other.dtype)
     reference[key] = other
     differs = np.zeros(size, dtype=bool)
     differs[key[other != reference[key]]] = True
-    return np.asarray(differs[key])
+    return differs
 
 
 def sum_by(codes: IntArray, values: np.ndarray, size: int) -> IntArray:

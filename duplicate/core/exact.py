@@ -6,12 +6,16 @@ never compared after rounding for display.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
 IntArray = npt.NDArray[np.int64]
+# Dense codes held in the smallest integer type that fits them (see codes.compact_codes).
+CodeArray = npt.NDArray[np.signedinteger[Any]]
 FloatArray = npt.NDArray[np.float64]
 
 # A float64 quotient r/d with 0 <= r < d is an exact sort key while d < 2**26: two

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from duplicate.core.codes import dense_codes
+from duplicate.core.codes import compact_codes
 from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
-from duplicate.core.exact import IntArray
+from duplicate.core.exact import CodeArray, IntArray
 from duplicate.core.validation import structural_problems
 from duplicate.errors import InvalidData, Problem
 
@@ -37,14 +37,17 @@ class Results:
     seconds_scale: int
     deal_scope: str = "round"
     # Not an init field: dataclasses.replace(results, frame=...) must start a fresh cache.
-    _codes: dict[str, tuple[IntArray, int]] = field(
+    _codes: dict[str, tuple[CodeArray, int]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
 
-    def codes(self, column: str) -> tuple[IntArray, int]:
-        """Ordered dense codes of a column, computed once and shared by every step."""
+    def codes(self, column: str) -> tuple[CodeArray, int]:
+        """Ordered dense codes of a column, computed once and shared by every step.
+
+        Compact (int8 for seats, int32 for players...): combine them before arithmetic.
+        """
         if column not in self._codes:
-            self._codes[column] = dense_codes(self.frame[column])
+            self._codes[column] = compact_codes(self.frame[column])
         return self._codes[column]
 
 

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from duplicate.core.adjustments import Adjustments, match_adjustments, no_adjustments
-from duplicate.core.codes import combine, dense_codes
+from duplicate.core.adjustments import Adjustments, match_adjustments
+from duplicate.core.codes import combine, order_codes
 from duplicate.core.exact import IntArray, decimal_series, div_half_up, int_series, null_text
 from duplicate.core.kernel import cells, weighted_ranks
 from duplicate.core.results import Results, parse_results
@@ -74,20 +74,27 @@ def score_rows(
     """
     frame = results.frame
     n_rows = len(frame)
-    adjusted = (
-        match_adjustments(results, adjustments)
-        if adjustments is not None
-        else no_adjustments(n_rows)
-    )
+    adjusted = match_adjustments(results, adjustments) if adjustments is not None else None
     deal, n_deals = combine([results.codes(k) for k in deal_keys(rules)])
-    group, n_groups = combine([(deal, n_deals), results.codes("seat")])
-    value, n_values = dense_codes(frame["score_units"].to_numpy())
+    seat, n_seats = results.codes("seat")
+    group, n_groups = deal * n_seats + seat, n_deals * n_seats
+    # Any codes that sort like the scores will do: cells need order, not density.
+    value, n_values = order_codes(frame["score_units"].to_numpy(), max(n_rows, 1) // n_groups)
 
-    # Matchpoints, per distinct (comparison group, score) cell of the compared rows.
-    compared = ~adjusted.void & (adjusted.assigned_centi < 0)
-    everyone = bool(compared.all())
-    compared_rows = slice(None) if everyone else np.flatnonzero(compared)
-    mp_cells = cells(group[compared_rows], n_groups, value[compared_rows], n_values)
+    # Matchpoints, per distinct (comparison group, score) cell of the compared rows:
+    # every row unless adjustments assign an MP% to some or void them.
+    compared: IntArray | None = None
+    assigned = np.zeros(0, dtype=np.int64)
+    if adjusted is not None:
+        assigned = np.flatnonzero(adjusted.assigned_centi >= 0)
+        left_out = adjusted.void | (adjusted.assigned_centi >= 0)
+        compared = np.flatnonzero(~left_out) if left_out.any() else None
+
+    def of_compared(values: IntArray) -> IntArray:
+        return values if compared is None else values[compared]
+
+    mp_cells = cells(of_compared(group), n_groups, of_compared(value), n_values)
+    n_cells = len(mp_cells.equal)
     cell_mp = 2 * mp_cells.below + mp_cells.equal - 1
     cell_top = 2 * (mp_cells.size - 1)
     # A group of one has nothing to compare with: it counts as average (MP% 50).
@@ -96,55 +103,59 @@ def score_rows(
     # Deal ranks, highest MP% first, over rank items: the cells (counted once for each
     # ranked row in them) and each assigned MP% (key centi / 10000). Both keys are exact
     # (see exact.py). Robots are matchpointed but take no deal rank; nor does a void.
-    ranked = ~is_robot(frame["player"]) & ~adjusted.void
+    unranked = is_robot(frame["player"])
+    if adjusted is not None:
+        unranked = unranked | adjusted.void
     row_cell = mp_cells.row_cell
-    cell_weight = np.bincount(row_cell[ranked[compared_rows]], minlength=len(cell_mp))
-    cell_deal = np.zeros(len(cell_mp), dtype=np.int64)
-    cell_deal[row_cell] = deal[compared_rows]
-    assigned = np.flatnonzero(adjusted.assigned_centi >= 0)
+    everyone_ranked = not unranked.any()
+    cell_weight = (
+        mp_cells.equal
+        if everyone_ranked
+        else np.bincount(row_cell[~of_compared(unranked)], minlength=n_cells)
+    )
+    assigned_centi = np.zeros(0, dtype=np.int64) if adjusted is None else adjusted.assigned_centi
     item_rank = weighted_ranks(
-        np.concatenate([cell_deal, deal[assigned]]),
-        np.concatenate([cell_key, adjusted.assigned_centi[assigned] / 10000]),
+        np.concatenate([mp_cells.group // n_seats, deal[assigned]]),
+        np.concatenate([cell_key, assigned_centi[assigned] / 10000]),
         np.concatenate([cell_weight, np.ones(len(assigned), dtype=np.int64)]),
         dense=rules.tie_ranking == "dense",
     )
     item_points = rank_points_cents(item_rank, rules)
-    rank = np.zeros(n_rows, dtype=np.int64)
-    points = np.zeros(n_rows, dtype=np.int64)
-    rank[compared_rows] = item_rank[row_cell]
-    points[compared_rows] = item_points[row_cell]
-    rank[assigned] = item_rank[len(cell_mp) :]
-    points[assigned] = item_points[len(cell_mp) :]
-    rank[~ranked] = 0
-    points[~ranked] = 0
 
-    size = np.full(n_rows, -1, dtype=np.int64)
-    mp = np.full(n_rows, -1, dtype=np.int64)
-    size[compared_rows] = mp_cells.size[row_cell]
-    mp[compared_rows] = cell_mp[row_cell]
-    top = np.where(compared, 2 * (size - 1), -1)
+    def per_row(of_cell: IntArray, of_assigned: IntArray | int, missing: int) -> IntArray:
+        """Each compared row's cell value, each assigned row's own, `missing` elsewhere."""
+        if compared is None and not len(assigned):
+            return np.asarray(of_cell[row_cell])
+        out = np.full(n_rows, missing, dtype=np.int64)
+        out[slice(None) if compared is None else compared] = of_cell[row_cell]
+        out[assigned] = of_assigned
+        return out
+
+    rank = per_row(item_rank[:n_cells], item_rank[n_cells:], 0)
+    points = per_row(item_points[:n_cells], item_points[n_cells:], 0)
+    if not everyone_ranked:
+        rank[unranked] = 0
+        points[unranked] = 0
     centi = np.where(cell_top > 0, div_half_up(cell_mp * 10000, np.maximum(cell_top, 1)), 5000)
-    mp_pct_centi = np.where(adjusted.void, -1, adjusted.assigned_centi)
-    mp_pct_centi[compared_rows] = centi[row_cell]
     added = {
-        "n": size,
-        "mp": mp,
-        "top": top,
-        "mp_pct_centi": mp_pct_centi,
+        "n": per_row(mp_cells.size, -1, -1),
+        "mp": per_row(cell_mp, -1, -1),
+        "top": per_row(cell_top, -1, -1),
+        "mp_pct_centi": per_row(centi, assigned_centi[assigned], -1),
         "deal_rank": rank,
         "points": points,
-        "penalty": adjusted.penalty_cents,
-        "adjustment": adjustment_notes(adjusted.note),
+        "penalty": np.zeros(n_rows, dtype=np.int64) if adjusted is None else adjusted.penalty_cents,
+        "adjustment": adjustment_notes(None if adjusted is None else adjusted.note, n_rows),
     }
     # Built without copying: at millions of rows every copy is a second's work.
     return pd.DataFrame({**{c: frame[c] for c in frame.columns}, **added}, copy=False)
 
 
-def adjustment_notes(note: np.ndarray) -> pd.Series:
-    """The adjustment texts as Arrow strings, null where there is none."""
-    present = note != ""
-    if not present.any():
-        return pd.Series(pd.arrays.ArrowStringArray(pa.nulls(len(note), pa.string())))
+def adjustment_notes(note: np.ndarray | None, n_rows: int) -> pd.Series:
+    """The adjustment texts as Arrow strings, null where there is none (or no `note`)."""
+    present = np.zeros(0, dtype=bool) if note is None else note != ""
+    if note is None or not present.any():
+        return pd.Series(pd.arrays.ArrowStringArray(pa.nulls(n_rows, pa.string())))
     values = note.astype(object)
     values[~present] = None
     return pd.Series(pd.arrays.ArrowStringArray(pa.array(values, pa.string())))

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from duplicate.core.codes import combine, count_per, varies_within
+from duplicate.core.codes import (
+    HISTOGRAM_LIMIT,
+    combine,
+    count_per,
+    has_repeats,
+    varies_within,
+    varying_keys,
+)
 from duplicate.errors import Problem
 
 if TYPE_CHECKING:
@@ -21,6 +28,8 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
     src = results.source
     problems: list[Problem] = []
     deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
+    if _certainly_sound(results, deal_key):
+        return problems
     flags = _flags(results, deal_key)
     twice = flags["twice"]
     for key, group in _conflicts(frame, twice, [*deal_key, "player"]):
@@ -91,6 +100,47 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
             )
         )
     return problems
+
+
+def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
+    """True when no rule is broken, decided in fewer passes than `_flags` takes.
+
+    With a table column, a player twice on a deal has either changed seat or table
+    within the round, or shares a (table, seat) on that deal with themself: so the seat
+    checks decide `twice` too. Shared seats and table sizes come from one histogram of
+    (deal, table, seat), whose pairs are few next to the rows. False means "look
+    closer" (`_flags` then finds who breaks which rule), never "broken" by itself.
+    """
+    code = results.codes
+    in_round = combine([code("section"), code("round"), code("player")])
+    if varying_keys(*in_round, code("seat")[0]).any():
+        return False
+    deal = combine([code(k) for k in deal_key])
+    if not results.has_table:
+        return not has_repeats(*combine([deal, code("player")]))
+    if varying_keys(*in_round, code("table")[0]).any():
+        return False
+    tables, n_tables = code("table")
+    seats, n_seats = code("seat")
+    if deal[1] * n_tables * n_seats > HISTOGRAM_LIMIT:
+        return False
+    section_round = combine([code("section"), code("round")])
+    if varying_keys(*deal, section_round[0]).any():
+        # A deal id played in more than one round (deal scope "event").
+        return False
+    per_seat = np.bincount(
+        (deal[0] * n_tables + tables) * n_seats + seats, minlength=deal[1] * n_tables * n_seats
+    )
+    if bool((per_seat > 1).any()):
+        return False
+    # Players per (deal, table) where the table played the deal; one count per table
+    # of a round, or the table's size varies.
+    players = per_seat.reshape(deal[1] * n_tables, n_seats).sum(axis=1)
+    played = np.flatnonzero(players)
+    round_of_deal = np.zeros(deal[1], dtype=np.int64)
+    round_of_deal[deal[0]] = section_round[0]
+    pair_table = round_of_deal[played // n_tables] * n_tables + played % n_tables
+    return not bool(varying_keys(pair_table, section_round[1] * n_tables, players[played]).any())
 
 
 def _flags(results: Results, deal_key: list[str]) -> dict[str, np.ndarray]:

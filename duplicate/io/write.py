@@ -141,8 +141,9 @@ def parquet_bytes(table: pa.Table, meta: dict[str, str]) -> bytes:
     rest (scores and matchpoints repeat within a deal) writes a third of the bytes in
     two thirds of the time of pyarrow's defaults.
     """
-    schema_meta = dict(table.schema.metadata or {})
-    schema_meta.pop(b"pandas", None)
+    schema_meta: dict[bytes | str, bytes | str] = {
+        key: value for key, value in (table.schema.metadata or {}).items() if key != b"pandas"
+    }
     schema_meta.update({f"duplicate.{k}".encode(): v.encode() for k, v in meta.items()})
     schema = pa.schema(
         [

@@ -1,0 +1,106 @@
+"""The quick soundness check agrees with the rule-by-rule flags on sound and broken events."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from duplicate.core.results import Results, parse_results
+from duplicate.core.validation import _certainly_sound, _flags, structural_problems
+
+FAULTS = ("none", "repeat_row", "move_seat", "move_table", "share_seat", "drop_row", "add_row")
+
+
+def event(rng: np.random.Generator, rounds: int, deals: int, tables: int, k: int) -> pd.DataFrame:
+    """A sound event: the same players at each table for every deal of a round."""
+    frames = []
+    for round_no in range(1, rounds + 1):
+        order = rng.permutation(tables * k)
+        for deal in range(1, deals + 1):
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "round": round_no,
+                        "deal": deal,
+                        "table": order // k * 7 + 3,  # sparse table numbers
+                        "seat": order % k,
+                        "player": np.arange(tables * k) * 11 + 5,  # sparse player ids
+                        "score": rng.integers(-3, 4, tables * k),
+                    }
+                )
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
+def broken(frame: pd.DataFrame, fault: str, row: int) -> pd.DataFrame:
+    frame = frame.copy()
+    if fault == "repeat_row":
+        return pd.concat([frame, frame.iloc[[row]]], ignore_index=True)
+    if fault == "move_seat":
+        frame.loc[row, "seat"] = frame["seat"].max() + 1
+    elif fault == "move_table":
+        frame.loc[row, "table"] = frame["table"].max() + 7
+    elif fault == "share_seat":
+        other = frame[
+            (frame["round"] == frame.loc[row, "round"])
+            & (frame["deal"] == frame.loc[row, "deal"])
+            & (frame["table"] == frame.loc[row, "table"])
+        ].index
+        frame.loc[row, "player"] = frame.loc[other[other != row][0], "player"]
+    elif fault == "drop_row":
+        return frame.drop(index=row).reset_index(drop=True)
+    elif fault == "add_row":
+        extra = frame.iloc[[row]].assign(seat=frame["seat"].max() + 1, player=-1)
+        return pd.concat([frame, extra], ignore_index=True)
+    return frame
+
+
+def unchecked(frame: pd.DataFrame, deal_scope: str) -> Results:
+    """Typed results without the structural checks (so broken events can be built)."""
+    from duplicate.core import results as module
+
+    saved = module.structural_problems
+    module.structural_problems = lambda results, scope: []  # type: ignore[assignment]
+    try:
+        return parse_results(frame, deal_scope=deal_scope)
+    finally:
+        module.structural_problems = saved
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rounds=st.integers(1, 3),
+    deals=st.integers(1, 3),
+    tables=st.integers(1, 4),
+    k=st.integers(2, 4),
+    fault=st.sampled_from(FAULTS),
+    with_table=st.booleans(),
+    deal_scope=st.sampled_from(["round", "event"]),
+)
+def test_quick_check_agrees_with_the_flags(
+    seed: int,
+    rounds: int,
+    deals: int,
+    tables: int,
+    k: int,
+    fault: str,
+    with_table: bool,
+    deal_scope: str,
+) -> None:
+    rng = np.random.default_rng(seed)
+    frame = event(rng, rounds, deals, tables, k)
+    if deal_scope == "event":
+        frame["deal"] += (frame["round"] - 1) * deals
+    frame = broken(frame, fault, int(rng.integers(len(frame))))
+    if not with_table:
+        frame = frame.drop(columns="table")
+    results = unchecked(frame.sample(frac=1, random_state=seed % 1000), deal_scope)
+    deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
+    flagged = any(bool(flag.any()) for flag in _flags(results, deal_key).values())
+    sound = _certainly_sound(results, deal_key)
+    # Sound must mean unflagged; and on events this small it is never merely cautious.
+    assert sound == (not flagged)
+    assert (structural_problems(results, deal_scope) == []) == sound

@@ -68,7 +68,7 @@ def write_manifest(
             {
                 "path": w.path,
                 "format": w.format,
-                "sha256": hashlib.sha256(w.data).hexdigest(),
+                "sha256": w.sha256,
                 "rows": w.rows,
             }
             for w in outputs

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard, cast
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -18,17 +19,23 @@ from duplicate.rules import Rules
 if TYPE_CHECKING:
     import pandas as pd
 
+    from duplicate.core.scoring import ScoreBatches
+
 RIGHT_ALIGNED = ("int", "decimal", "double", "float", "bool")
 
 
 @dataclass(frozen=True)
 class Written:
-    """One file (or standard output) that a command wrote."""
+    """One file (or standard output) that a command wrote, and the sha256 of its bytes."""
 
     path: str
     format: str
-    data: bytes
+    sha256: str
     rows: int | None
+
+    @classmethod
+    def of(cls, path: str, format: str, data: bytes, rows: int | None) -> Written:
+        return cls(path, format, hashlib.sha256(data).hexdigest(), rows)
 
 
 def rules_sidecar(output: str) -> Path:
@@ -42,7 +49,7 @@ def stdout_is_terminal() -> bool:
 
 
 def emit(
-    frame: pd.DataFrame,
+    table: pd.DataFrame | ScoreBatches,
     *,
     output: str | None,
     fmt: OutputFormat | None,
@@ -51,37 +58,66 @@ def emit(
     inputs: list[str],
     notes: dict[str, str] | None = None,
 ) -> list[Written]:
-    """Write `frame` where the options say, in the format they ask for; say what was written.
+    """Write `table` where the options say, in the format they ask for; say what was written.
 
     `notes` (such as a draw's seed) travel with the rules: as metadata in Parquet and
-    JSON, as comments in a CSV file's rules file.
+    JSON, as comments in a CSV file's rules file. A table in batches is streamed to a
+    Parquet file batch by batch; for any other format it is put together first.
     """
     from duplicate.io.write import encode, format_for, write_atomic
 
     refuse_overwriting_inputs(output, inputs)
     if fmt is OutputFormat.table or (fmt is None and output is None and stdout_is_terminal()):
-        render_table(frame, Console(highlight=False))
+        render_table(_whole(table), Console(highlight=False))
         return []
     chosen = format_for(output, fmt.value if fmt is not None else None)
     notes = notes or {}
-    data = encode(frame, chosen, kind, {"version": __version__, "rules": rules.to_toml(), **notes})
-    if output is None or output == "-":
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return [Written("-", chosen, data, len(frame))]
-    write_atomic(output, data)
-    written = [Written(output, chosen, data, len(frame))]
+    meta = {"version": __version__, "rules": rules.to_toml(), **notes}
+    if chosen == "parquet" and output is not None and output != "-" and _in_batches(table):
+        written = [_stream_parquet(table, output, meta)]
+    else:
+        frame = _whole(table)
+        data = encode(frame, chosen, kind, meta)
+        if output is None or output == "-":
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+            return [Written.of("-", chosen, data, len(frame))]
+        write_atomic(output, data)
+        written = [Written.of(output, chosen, data, len(frame))]
     if chosen == "csv":
         sidecar = rules_sidecar(output)
         refuse_overwriting_inputs(str(sidecar), inputs)
         comments = "".join(f"# {key}: {value}\n" for key, value in sorted(notes.items()))
         rules_text = (comments + rules.to_toml()).encode("utf-8")
         write_atomic(sidecar, rules_text)
-        written.append(Written(str(sidecar), "toml", rules_text, None))
+        written.append(Written.of(str(sidecar), "toml", rules_text, None))
     names = " and rules to ".join(w.path for w in written)
-    stderr.print(f"wrote {len(frame)} rows to {names}", markup=False)
+    stderr.print(f"wrote {written[0].rows} rows to {names}", markup=False)
     return written
+
+
+def _in_batches(table: pd.DataFrame | ScoreBatches) -> TypeGuard[ScoreBatches]:
+    from duplicate.core.scoring import ScoreBatches
+
+    return isinstance(table, ScoreBatches)
+
+
+def _whole(table: pd.DataFrame | ScoreBatches) -> pd.DataFrame:
+    if _in_batches(table):
+        return table.to_frame()
+    return cast("pd.DataFrame", table)
+
+
+def _stream_parquet(batches: ScoreBatches, output: str, meta: dict[str, str]) -> Written:
+    """Write the batches to a Parquet file as they come: never the whole table at once."""
+    from duplicate.io.write import atomic_path, to_arrow, write_parquet
+
+    with atomic_path(output) as temp:
+        rows = write_parquet(str(temp), map(to_arrow, batches), batches.nullable, meta)
+        with open(temp, "rb") as written:
+            digest = hashlib.file_digest(written, "sha256").hexdigest()
+    return Written(output, "parquet", digest, rows)
 
 
 def render_table(frame: pd.DataFrame, console: Console) -> None:

@@ -87,7 +87,7 @@ def report(
             command="report",
             rules=rules,
             inputs=results_records(results, len(data.frame), adjustments, corrections),
-            outputs=[Written(output, "site", site, len(files))],
+            outputs=[Written.of(output, "site", site, len(files))],
             adjustments=adjustment_records(corrections),
         )
     stderr.print(f"wrote {len(pages)} pages to {output}/ (open {output}/index.html)", markup=False)

@@ -99,14 +99,24 @@ def combine(parts: list[tuple[CodeArray, int]]) -> tuple[IntArray, int]:
     """
     if not parts:
         raise ValueError("combine needs at least one key")
+    # A part with one value (a single section, say) adds nothing to the key.
+    parts = [part for part in parts if part[1] > 1] or parts[:1]
     first, size = parts[0]
-    # Widened first: arithmetic on narrow codes would wrap around.
+    # Widened first (arithmetic on narrow codes would wrap around), then worked in
+    # place: no new array of millions of rows per part.
     key: IntArray = first.astype(np.int64)
     for codes, n in parts[1:]:
         if size * n >= 1 << 62:
             key, size = dense_codes(key)
-        key, size = key * n + codes, size * n
+        key *= n
+        key += codes
+        size *= n
     return key, size
+
+
+def bounded(key: IntArray, size: int) -> tuple[IntArray, int]:
+    """The key, renumbered densely when its size is too large for a table per key."""
+    return dense_codes(key) if size > HISTOGRAM_LIMIT else (key, size)
 
 
 def count_per(key: IntArray, size: int) -> IntArray:
@@ -127,8 +137,7 @@ def has_repeats(key: IntArray, size: int) -> bool:
 
 def varies_within(key: IntArray, size: int, other: IntArray) -> np.ndarray:
     """For each row, whether the rows sharing its key hold more than one `other` value."""
-    if size > HISTOGRAM_LIMIT:
-        key, size = dense_codes(key)
+    key, size = bounded(key, size)
     return np.asarray(varying_keys(key, size, other)[key])
 
 
@@ -136,7 +145,7 @@ def varying_keys(key: IntArray, size: int, other: IntArray) -> np.ndarray:
     """For each key (0..size-1), whether its rows hold more than one `other` value.
 
     One reference value per key (whichever row wrote last), then every row compared with
-    it: a scatter and a gather, no sort and no hash.
+    it: a scatter and a gather, no sort and no hash. `size` must be bounded.
     """
     reference = np.zeros(size, dtype=other.dtype)
     reference[key] = other

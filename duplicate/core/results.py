@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from duplicate.core.codes import compact_codes
+from duplicate.core.codes import combine, compact_codes
 from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.core.exact import CodeArray, IntArray
 from duplicate.core.validation import structural_problems
@@ -40,6 +40,15 @@ class Results:
     _codes: dict[str, tuple[CodeArray, int]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
+    _keys: dict[tuple[str, ...], tuple[IntArray, int]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
+
+    def key(self, *columns: str) -> tuple[IntArray, int]:
+        """The combined codes of several columns (see codes.combine), computed once."""
+        if columns not in self._keys:
+            self._keys[columns] = combine([self.codes(c) for c in columns])
+        return self._keys[columns]
 
     def codes(self, column: str) -> tuple[CodeArray, int]:
         """Ordered dense codes of a column, computed once and shared by every step.

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
@@ -64,18 +69,75 @@ def rank_points_cents(rank: IntArray, rules: Rules) -> IntArray:
     return np.where(in_list, listed[np.clip(rank - 1, 0, len(listed) - 1)], tail)
 
 
-def score_rows(
-    results: Results, rules: Rules, adjustments: Adjustments | None = None
-) -> pd.DataFrame:
-    """The typed results plus n, mp, top, deal_rank and points (cents), in input order.
+@dataclass(frozen=True)
+class ScoredItems:
+    """Every result's numbers, held once per rank item and read through each row's item.
 
-    Rows left out of the comparison (assigned or void) have n, mp and top of -1; rows
-    without a deal rank (robots, void) have deal_rank 0 and no points.
+    The items are the distinct (comparison group, score) cells, then each assigned MP%,
+    then one item for the rows left out entirely (void). Per item: n, mp and top (-1
+    when left out of the comparison), MP% in hundredths (-1 for a void), deal rank and
+    rank points in cents. A row's numbers are its item's, but for rows in `unranked`
+    (robots and voids), which take deal rank 0 and no points.
     """
+
+    row_item: IntArray
+    n: IntArray
+    mp: IntArray
+    top: IntArray
+    mp_pct_centi: IntArray
+    deal_rank: IntArray
+    points: IntArray
+    unranked: npt.NDArray[np.bool_] | None
+    penalty_cents: IntArray | None
+    note: npt.NDArray[np.object_] | None
+
+    def columns(self, rows: IntArray | slice) -> dict[str, Any]:
+        """The computed columns of `rows` (positions in the results, or a slice)."""
+        item = self.row_item[rows]
+        rank, points = self.deal_rank[item], self.points[item]
+        if self.unranked is not None:
+            off = self.unranked[rows]
+            rank[off] = 0
+            points[off] = 0
+        n_rows = len(item)
+        return {
+            "n": self.n[item],
+            "mp": self.mp[item],
+            "top": self.top[item],
+            "mp_pct_centi": self.mp_pct_centi[item],
+            "deal_rank": rank,
+            "points": points,
+            "penalty": np.zeros(n_rows, dtype=np.int64)
+            if self.penalty_cents is None
+            else self.penalty_cents[rows],
+            "adjustment": adjustment_notes(None if self.note is None else self.note[rows], n_rows),
+        }
+
+    def nullable(self) -> set[str]:
+        """The computed columns of `score` that miss a value on some row."""
+        used = np.zeros(len(self.n), dtype=bool)
+        used[self.row_item] = True
+        missing = {
+            "n": bool((self.n[used] < 0).any()),
+            "mp": bool((self.mp[used] < 0).any()),
+            "top": bool((self.top[used] < 0).any()),
+            "mp_pct": bool((self.mp_pct_centi[used] < 0).any()),
+            "deal_rank": bool((self.deal_rank[used] == 0).any())
+            or (self.unranked is not None and bool(self.unranked.any())),
+            "adjustment": self.note is None or bool((self.note == "").any()),
+        }
+        missing["rank_points"] = missing["deal_rank"]
+        return {name for name, some in missing.items() if some}
+
+
+def score_items(
+    results: Results, rules: Rules, adjustments: Adjustments | None = None
+) -> ScoredItems:
+    """Matchpoints, MP%, deal ranks and rank points of every result, held per item."""
     frame = results.frame
     n_rows = len(frame)
     adjusted = match_adjustments(results, adjustments) if adjustments is not None else None
-    deal, n_deals = combine([results.codes(k) for k in deal_keys(rules)])
+    deal, n_deals = results.key(*deal_keys(rules))
     seat, n_seats = results.codes("seat")
     group, n_groups = deal * n_seats + seat, n_deals * n_seats
     # Any codes that sort like the scores will do: cells need order, not density.
@@ -94,6 +156,7 @@ def score_rows(
         return values if compared is None else values[compared]
 
     mp_cells = cells(of_compared(group), n_groups, of_compared(value), n_values)
+    del group, value  # each as long as the results: let them go before the outputs come
     n_cells = len(mp_cells.equal)
     cell_mp = 2 * mp_cells.below + mp_cells.equal - 1
     cell_top = 2 * (mp_cells.size - 1)
@@ -106,12 +169,11 @@ def score_rows(
     unranked = is_robot(frame["player"])
     if adjusted is not None:
         unranked = unranked | adjusted.void
-    row_cell = mp_cells.row_cell
     everyone_ranked = not unranked.any()
     cell_weight = (
         mp_cells.equal
         if everyone_ranked
-        else np.bincount(row_cell[~of_compared(unranked)], minlength=n_cells)
+        else np.bincount(mp_cells.row_cell[~of_compared(unranked)], minlength=n_cells)
     )
     assigned_centi = np.zeros(0, dtype=np.int64) if adjusted is None else adjusted.assigned_centi
     item_rank = weighted_ranks(
@@ -120,45 +182,57 @@ def score_rows(
         np.concatenate([cell_weight, np.ones(len(assigned), dtype=np.int64)]),
         dense=rules.tie_ranking == "dense",
     )
-    item_points = rank_points_cents(item_rank, rules)
-
-    def per_row(of_cell: IntArray, of_assigned: IntArray | int, missing: int) -> IntArray:
-        """Each compared row's cell value, each assigned row's own, `missing` elsewhere."""
-        if compared is None and not len(assigned):
-            return np.asarray(of_cell[row_cell])
-        out = np.full(n_rows, missing, dtype=np.int64)
-        out[slice(None) if compared is None else compared] = of_cell[row_cell]
-        out[assigned] = of_assigned
-        return out
-
-    rank = per_row(item_rank[:n_cells], item_rank[n_cells:], 0)
-    points = per_row(item_points[:n_cells], item_points[n_cells:], 0)
-    if not everyone_ranked:
-        rank[unranked] = 0
-        points[unranked] = 0
     centi = np.where(cell_top > 0, div_half_up(cell_mp * 10000, np.maximum(cell_top, 1)), 5000)
-    added = {
-        "n": per_row(mp_cells.size, -1, -1),
-        "mp": per_row(cell_mp, -1, -1),
-        "top": per_row(cell_top, -1, -1),
-        "mp_pct_centi": per_row(centi, assigned_centi[assigned], -1),
-        "deal_rank": rank,
-        "points": points,
-        "penalty": np.zeros(n_rows, dtype=np.int64) if adjusted is None else adjusted.penalty_cents,
-        "adjustment": adjustment_notes(None if adjusted is None else adjusted.note, n_rows),
-    }
+
+    # Each row's item: its cell when compared; its own item when assigned; else the
+    # one item of the voids.
+    if compared is None and not len(assigned):
+        row_item = mp_cells.row_cell
+    else:
+        row_item = np.full(n_rows, n_cells + len(assigned), dtype=np.int64)
+        row_item[slice(None) if compared is None else compared] = mp_cells.row_cell
+        row_item[assigned] = n_cells + np.arange(len(assigned))
+    left = np.full(len(assigned) + 1, -1, dtype=np.int64)
+    rank = np.concatenate([item_rank, [0]])
+    return ScoredItems(
+        row_item=row_item,
+        n=np.concatenate([mp_cells.size, left]),
+        mp=np.concatenate([cell_mp, left]),
+        top=np.concatenate([cell_top, left]),
+        mp_pct_centi=np.concatenate([centi, assigned_centi[assigned], [-1]]),
+        deal_rank=rank,
+        points=np.where(rank > 0, rank_points_cents(np.maximum(rank, 1), rules), 0),
+        unranked=None if everyone_ranked else unranked,
+        penalty_cents=None if adjusted is None else adjusted.penalty_cents,
+        note=None if adjusted is None else adjusted.note,
+    )
+
+
+def score_rows(
+    results: Results, rules: Rules, adjustments: Adjustments | None = None
+) -> pd.DataFrame:
+    """The typed results plus n, mp, top, deal_rank and points (cents), in input order.
+
+    Rows left out of the comparison (assigned or void) have n, mp and top of -1; rows
+    without a deal rank (robots, void) have deal_rank 0 and no points.
+    """
+    frame = results.frame
+    added = score_items(results, rules, adjustments).columns(slice(None))
     # Built without copying: at millions of rows every copy is a second's work.
     return pd.DataFrame({**{c: frame[c] for c in frame.columns}, **added}, copy=False)
 
 
-def adjustment_notes(note: np.ndarray | None, n_rows: int) -> pd.Series:
-    """The adjustment texts as Arrow strings, null where there is none (or no `note`)."""
+def adjustment_notes(note: np.ndarray | None, n_rows: int) -> pd.arrays.ArrowStringArray:
+    """The adjustment texts as Arrow strings, null where there is none (or no `note`).
+
+    An array, not a Series: it lines up with rows by position, whatever their index.
+    """
     present = np.zeros(0, dtype=bool) if note is None else note != ""
     if note is None or not present.any():
-        return pd.Series(pd.arrays.ArrowStringArray(pa.nulls(n_rows, pa.string())))
+        return pd.arrays.ArrowStringArray(pa.nulls(n_rows, pa.string()))
     values = note.astype(object)
     values[~present] = None
-    return pd.Series(pd.arrays.ArrowStringArray(pa.array(values, pa.string())))
+    return pd.arrays.ArrowStringArray(pa.array(values, pa.string()))
 
 
 def score(
@@ -171,16 +245,69 @@ def score(
     Rows come in a canonical order (section, round, deal, table, seat, player), so the
     same results in any row order give the same table.
     """
+    return score_batches(data, rules, adjustments, batch_rows=None).to_frame()
+
+
+@dataclass(frozen=True)
+class ScoreBatches:
+    """The table `score` gives, as consecutive batches of rows (all of it, in order).
+
+    `nullable` names the columns that miss a value on some row of any batch, so that a
+    writer can declare the whole table's schema before the first batch.
+    """
+
+    batches: Iterator[pd.DataFrame]
+    nullable: set[str]
+
+    def __iter__(self) -> Iterator[pd.DataFrame]:
+        return self.batches
+
+    def to_frame(self) -> pd.DataFrame:
+        """The batches as one table (what `score` returns)."""
+        parts = list(self.batches)
+        return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+
+
+def score_batches(
+    data: Results | pd.DataFrame,
+    rules: Rules | None = None,
+    adjustments: Adjustments | None = None,
+    batch_rows: int | None = 1 << 20,
+) -> ScoreBatches:
+    """`score`, `batch_rows` rows at a time (None: one batch).
+
+    The numbers are held once per item (see ScoredItems) and each batch reads its own
+    rows' numbers: a writer streaming the batches never holds the whole table.
+    """
     rules = rules or Rules()
     results = as_results(data, rules)
     if rules.method == "standard-points":
         from duplicate.core.standard_points import sp_score
 
         refuse_adjustments(adjustments)
-        return sp_score(results, rules)
-    scored = score_rows(results, rules, adjustments)
+        table = sp_score(results, rules)
+        return ScoreBatches(iter([table]), {c for c in table.columns if table[c].hasnans})
+    # The order first: its key is as long as the results, and is gone before scoring.
     order = canonical_order(results)
-    return format_scores(scored if order is None else scored.take(order), results)
+    items = score_items(results, rules, adjustments)
+    nullable = items.nullable() | ({"table"} if not results.has_table else set())
+    nullable |= {"seconds"} if not results.has_seconds else set()
+    n_rows = len(results.frame)
+    step = n_rows if batch_rows is None else max(batch_rows, 1)
+
+    def batches() -> Iterator[pd.DataFrame]:
+        for start in range(0, n_rows, step):
+            stop = min(n_rows, start + step)
+            rows = slice(start, stop) if order is None else order[start:stop]
+            part = results.frame.iloc[rows]
+            scored = pd.DataFrame(
+                {**{c: part[c] for c in part.columns}, **items.columns(rows)},
+                index=part.index,
+                copy=False,
+            )
+            yield format_scores(scored, results)
+
+    return ScoreBatches(batches(), nullable)
 
 
 def canonical_order(results: Results) -> IntArray | None:
@@ -188,9 +315,9 @@ def canonical_order(results: Results) -> IntArray | None:
 
     Files usually arrive in that order already: one comparison pass, then no sort.
     """
-    keys = ["section", "round", "deal"]
-    keys += ["table", "seat", "player"] if results.has_table else ["seat", "player"]
-    key, _ = combine([results.codes(k) for k in keys])
+    deal = results.key("section", "round", "deal")
+    places = ["table", "seat", "player"] if results.has_table else ["seat", "player"]
+    key, _ = combine([deal, *(results.codes(k) for k in places)])
     if bool((key[1:] > key[:-1]).all()):
         return None
     return np.argsort(key, kind="stable").astype(np.int64)

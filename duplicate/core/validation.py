@@ -10,6 +10,7 @@ import pandas as pd
 
 from duplicate.core.codes import (
     HISTOGRAM_LIMIT,
+    bounded,
     combine,
     count_per,
     has_repeats,
@@ -112,16 +113,18 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
     closer" (`_flags` then finds who breaks which rule), never "broken" by itself.
     """
     code = results.codes
-    in_round = combine([code("section"), code("round"), code("player")])
-    if varying_keys(*in_round, code("seat")[0]).any():
-        return False
-    deal = combine([code(k) for k in deal_key])
+    deal = results.key(*deal_key)
+    in_round = bounded(*combine([code("section"), code("round"), code("player")]))
     if not results.has_table:
-        return not has_repeats(*combine([deal, code("player")]))
-    if varying_keys(*in_round, code("table")[0]).any():
-        return False
+        return not (
+            varying_keys(*in_round, code("seat")[0]).any()
+            or has_repeats(*combine([deal, code("player")]))
+        )
     tables, n_tables = code("table")
     seats, n_seats = code("seat")
+    # One place per (table, seat): a player keeps one place for the round.
+    if varying_keys(*in_round, combine([(tables, n_tables), (seats, n_seats)])[0]).any():
+        return False
     if deal[1] * n_tables * n_seats > HISTOGRAM_LIMIT:
         return False
     section_round = combine([code("section"), code("round")])
@@ -129,7 +132,8 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
         # A deal id played in more than one round (deal scope "event").
         return False
     per_seat = np.bincount(
-        (deal[0] * n_tables + tables) * n_seats + seats, minlength=deal[1] * n_tables * n_seats
+        combine([deal, (tables, n_tables), (seats, n_seats)])[0],
+        minlength=deal[1] * n_tables * n_seats,
     )
     if bool((per_seat > 1).any()):
         return False
@@ -140,13 +144,14 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
     round_of_deal = np.zeros(deal[1], dtype=np.int64)
     round_of_deal[deal[0]] = section_round[0]
     pair_table = round_of_deal[played // n_tables] * n_tables + played % n_tables
-    return not bool(varying_keys(pair_table, section_round[1] * n_tables, players[played]).any())
+    pairs = bounded(pair_table, section_round[1] * n_tables)
+    return not bool(varying_keys(*pairs, players[played]).any())
 
 
 def _flags(results: Results, deal_key: list[str]) -> dict[str, np.ndarray]:
     """Which rows break each rule, found on integer codes (fast on millions of rows)."""
     code = results.codes
-    deal = combine([code(k) for k in deal_key])
+    deal = results.key(*deal_key)
     in_round = combine([code("section"), code("round"), code("player")])
     flags = {
         "twice": count_per(*combine([deal, code("player")])) > 1,

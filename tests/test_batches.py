@@ -1,0 +1,96 @@
+"""`score` in batches, and Parquet streamed batch by batch, give what the whole table gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+import duplicate
+from duplicate.cli import app
+from duplicate.core.results import parse_results
+from duplicate.core.scoring import score_batches
+from duplicate.io import write
+from duplicate.io.write import encode, parquet_bytes, to_arrow, write_parquet
+from tests.golden.regenerate import cases
+
+CASES = cases()
+META = {"version": "test", "rules": ""}
+
+
+def inputs(case: Path, shuffled: bool = False) -> tuple[duplicate.Results, duplicate.Rules, object]:
+    rules_file = case / "rules.toml"
+    rules = duplicate.load_rules(rules_file) if rules_file.exists() else duplicate.Rules()
+    raw = pd.read_csv(case / "results.csv", dtype=str, keep_default_na=False)
+    if shuffled:
+        raw = raw.sample(frac=1, random_state=7)
+    results = parse_results(raw, str(case), deal_scope=rules.deal_scope)
+    adjustments_file = case / "adjustments.csv"
+    adjustments = (
+        duplicate.read_adjustments(adjustments_file) if adjustments_file.exists() else None
+    )
+    return results, rules, adjustments
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("batch_rows", [1, 5, 1000])
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_batches_make_up_the_score_table(case: Path, batch_rows: int, shuffled: bool) -> None:
+    whole = duplicate.score(*inputs(case))  # type: ignore[arg-type]
+    results, rules, adjustments = inputs(case, shuffled)
+    batches = list(score_batches(results, rules, adjustments, batch_rows))  # type: ignore[arg-type]
+    rules_batches = 1 if rules.method == "standard-points" else -(-len(whole) // batch_rows)
+    assert len(batches) == rules_batches
+    together = pd.concat(batches, ignore_index=True)
+    assert encode(together, "csv", "scores", META) == encode(whole, "csv", "scores", META)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_streamed_parquet_is_the_same_file(
+    case: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Small row groups, so that batches are cut and joined across row groups.
+    monkeypatch.setattr(write, "ROW_GROUP_ROWS", 4)
+    results, rules, adjustments = inputs(case)
+    whole = parquet_bytes(to_arrow(duplicate.score(results, rules, adjustments)), META)  # type: ignore[arg-type]
+    batches = score_batches(results, rules, adjustments, batch_rows=3)  # type: ignore[arg-type]
+    streamed = tmp_path / "streamed.parquet"
+    rows = write_parquet(str(streamed), map(to_arrow, batches), batches.nullable, META)
+    assert rows == len(results.frame)
+    assert streamed.read_bytes() == whole
+    # Each declared column really has no missing value (else the file would lie).
+    table = pq.read_table(streamed)
+    for field in table.schema:
+        assert field.nullable or table.column(field.name).null_count == 0
+
+
+def test_required_columns_hold_values_and_optional_ones_miss_some(tmp_path: Path) -> None:
+    """`nullable` is exact: a column is optional exactly when some row misses a value."""
+    for case in CASES:
+        results, rules, adjustments = inputs(case)
+        batches = score_batches(results, rules, adjustments)  # type: ignore[arg-type]
+        table = pa.Table.from_pandas(batches.to_frame(), preserve_index=False)
+        missing = {name for name in table.column_names if table.column(name).null_count}
+        assert batches.nullable == missing, case.name
+
+
+def test_cli_streams_parquet_with_a_manifest(tmp_path: Path) -> None:
+    case = next(c for c in CASES if (c / "adjustments.csv").exists())
+    out, manifest = tmp_path / "scores.parquet", tmp_path / "run.json"
+    args = ["score", str(case / "results.csv"), "--adjustments", str(case / "adjustments.csv")]
+    result = CliRunner().invoke(app, [*args, "-o", str(out), "--manifest", str(manifest)])
+    assert result.exit_code == 0, result.stderr
+    assert f"wrote {pq.read_metadata(out).num_rows} rows to {out}" in result.stderr
+    import hashlib
+    import json
+
+    record = json.loads(manifest.read_text())["outputs"][0]
+    assert record["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
+    results, rules, adjustments = inputs(case)
+    expected = duplicate.score(results, rules, adjustments)  # type: ignore[arg-type]
+    assert pq.read_table(out).to_pandas().shape == expected.shape
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json", "scores.parquet"]

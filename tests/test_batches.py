@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
+from duplicate.core import scoring
 from duplicate.core.results import parse_results
 from duplicate.core.scoring import score_batches
 from duplicate.io import write
@@ -94,3 +95,14 @@ def test_cli_streams_parquet_with_a_manifest(tmp_path: Path) -> None:
     expected = duplicate.score(results, rules, adjustments)  # type: ignore[arg-type]
     assert pq.read_table(out).to_pandas().shape == expected.shape
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json", "scores.parquet"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_sparse_groups_are_renumbered_with_the_same_scores(
+    case: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Groups too sparse for one key are renumbered; nothing else changes."""
+    expected = encode(duplicate.score(*inputs(case)), "csv", "scores", META)  # type: ignore[arg-type]
+    monkeypatch.setattr(scoring, "KEY_LIMIT", 1)
+    actual = encode(duplicate.score(*inputs(case)), "csv", "scores", META)  # type: ignore[arg-type]
+    assert actual == expected

@@ -59,14 +59,7 @@ def broken(frame: pd.DataFrame, fault: str, row: int) -> pd.DataFrame:
 
 def unchecked(frame: pd.DataFrame, deal_scope: str) -> Results:
     """Typed results without the structural checks (so broken events can be built)."""
-    from duplicate.core import results as module
-
-    saved = module.structural_problems
-    module.structural_problems = lambda results, scope: []  # type: ignore[assignment]
-    try:
-        return parse_results(frame, deal_scope=deal_scope)
-    finally:
-        module.structural_problems = saved
+    return parse_results(frame, deal_scope=deal_scope, check_structure=False)
 
 
 @settings(max_examples=150, deadline=None)

@@ -152,9 +152,16 @@ def working(message: str, console: Console | None = None) -> AbstractContextMana
 
 
 def read_inputs(
-    results: str, adjustments: str | None, encoding: str | None, deal_scope: str
+    results: str,
+    adjustments: str | None,
+    encoding: str | None,
+    deal_scope: str,
+    check_structure: bool = True,
 ) -> tuple[Results, Adjustments | None]:
-    """The results file, validated, and the corrections file if one is given."""
+    """The results file, validated, and the corrections file if one is given.
+
+    With `check_structure` False, seating and duplication are left to check_results.
+    """
     import pyarrow as pa
 
     from duplicate.io.read import read_adjustments, read_results
@@ -164,7 +171,7 @@ def read_inputs(
     # a 10M-row file's Arrow copy goes back to the system instead of raising peak memory.
     pa.set_memory_pool(pa.system_memory_pool())
 
-    data = read_results(results, encoding, deal_scope)
+    data = read_results(results, encoding, deal_scope, check_structure)
     return data, read_adjustments(adjustments, encoding) if adjustments else None
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard, cast
@@ -57,25 +60,33 @@ def emit(
     kind: str,
     inputs: list[str],
     notes: dict[str, str] | None = None,
+    check: Callable[[], None] | None = None,
 ) -> list[Written]:
     """Write `table` where the options say, in the format they ask for; say what was written.
 
     `notes` (such as a draw's seed) travel with the rules: as metadata in Parquet and
     JSON, as comments in a CSV file's rules file. A table in batches is streamed to a
     Parquet file batch by batch; for any other format it is put together first.
+
+    `check` (of the data behind the table) must pass before anything is written or
+    shown; while a streamed file is written, it runs alongside.
     """
     from duplicate.io.write import encode, format_for, write_atomic
 
     refuse_overwriting_inputs(output, inputs)
     if fmt is OutputFormat.table or (fmt is None and output is None and stdout_is_terminal()):
+        if check is not None:
+            check()
         render_table(_whole(table), Console(highlight=False))
         return []
     chosen = format_for(output, fmt.value if fmt is not None else None)
     notes = notes or {}
     meta = {"version": __version__, "rules": rules.to_toml(), **notes}
     if chosen == "parquet" and output is not None and output != "-" and _in_batches(table):
-        written = [_stream_parquet(table, output, meta)]
+        written = [_stream_parquet(table, output, meta, check)]
     else:
+        if check is not None:
+            check()
         frame = _whole(table)
         data = encode(frame, chosen, kind, meta)
         if output is None or output == "-":
@@ -109,14 +120,30 @@ def _whole(table: pd.DataFrame | ScoreBatches) -> pd.DataFrame:
     return cast("pd.DataFrame", table)
 
 
-def _stream_parquet(batches: ScoreBatches, output: str, meta: dict[str, str]) -> Written:
-    """Write the batches to a Parquet file as they come: never the whole table at once."""
+def _stream_parquet(
+    batches: ScoreBatches, output: str, meta: dict[str, str], check: Callable[[], None] | None
+) -> Written:
+    """Write the batches to a Parquet file as they come: never the whole table at once.
+
+    Arrow encodes Parquet without holding Python's lock, so `check` runs meanwhile on
+    this thread; if it fails, the writing stops at the next batch and nothing is put
+    in place.
+    """
     from duplicate.io.write import atomic_path, to_arrow, write_parquet
 
-    with atomic_path(output) as temp:
-        rows = write_parquet(str(temp), map(to_arrow, batches), batches.nullable, meta)
-        with open(temp, "rb") as written:
-            digest = hashlib.file_digest(written, "sha256").hexdigest()
+    stop = threading.Event()
+    tables = (to_arrow(batch) for batch in batches if not stop.is_set())
+    with atomic_path(output) as temp, ThreadPoolExecutor(max_workers=1) as pool:
+        writing = pool.submit(write_parquet, str(temp), tables, batches.nullable, meta)
+        try:
+            if check is not None:
+                check()
+        except BaseException:
+            stop.set()
+            raise
+        rows = writing.result()
+    with open(output, "rb") as written:
+        digest = hashlib.file_digest(written, "sha256").hexdigest()
     return Written(output, "parquet", digest, rows)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from typing import Any
@@ -58,6 +59,7 @@ def result_table_command(
         adjustments: AdjustmentsOpt = None,
         manifest: ManifestOpt = None,
     ) -> None:
+        from duplicate.core.results import check_results
         from duplicate.io.read import read_adjustments
 
         module, function = compute.split(":")
@@ -65,6 +67,7 @@ def result_table_command(
         rules = effective_rules(
             rules_file, tie_ranking, deal_scope, rank_factors, rank_base, method
         )
+        check: Callable[[], None] | None = None
         if engine is Engine.dask:
             corrections = read_adjustments(adjustments, encoding) if adjustments else None
             with working(f"computing {kind} on Dask"):
@@ -72,10 +75,16 @@ def result_table_command(
             # score has a row per result; standings on Dask never hold the results here.
             rows = len(table) if kind == "scores" else None
         else:
+            # A table in batches is computed before the seating checks, which then run
+            # while it is written (nothing is put in place unless they pass).
+            in_batches = kind == "scores"
             with working(f"reading {results}"):
-                data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
+                data, corrections = read_inputs(
+                    results, adjustments, encoding, rules.deal_scope, not in_batches
+                )
+            check = functools.partial(check_results, data) if in_batches else None
             with working(f"computing {kind}"):
-                table = run(data, rules, corrections)
+                table = computed(run, data, rules, corrections, check)
             rows = len(data.frame)
         inputs = [results] + ([adjustments] if adjustments else [])
         refuse_overwriting_inputs(manifest, inputs)
@@ -86,6 +95,7 @@ def result_table_command(
             rules=rules,
             kind=kind,
             inputs=inputs,
+            check=check,
         )
         if manifest is not None:
             write_manifest(
@@ -99,6 +109,24 @@ def result_table_command(
 
     command.__doc__ = doc
     return command
+
+
+def computed(
+    run: Callable[..., Any],
+    data: Any,
+    rules: Any,
+    corrections: Any,
+    check: Callable[[], None] | None,
+) -> Any:
+    """run(data, rules, corrections); on bad data, the seating problems are told first."""
+    from duplicate.errors import InvalidData
+
+    try:
+        return run(data, rules, corrections)
+    except InvalidData:
+        if check is not None:
+            check()
+        raise
 
 
 def run_on_dask(

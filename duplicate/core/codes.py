@@ -44,14 +44,17 @@ def _dense(values: pd.Series | np.ndarray, ordered: bool, compact: bool) -> tupl
     array = values.to_numpy() if isinstance(values, pd.Series) else values
     if isinstance(array, np.ndarray) and array.dtype.kind in "iu" and len(array):
         low, high = int(array.min()), int(array.max())
-        if high - low < max(SMALL_RANGE, 2 * len(array)):
-            # Round, deal, seat, table and player numbers: a table of which values occur.
-            offset = np.asarray(array - low, dtype=np.int64)
-            present = np.zeros(high - low + 1, dtype=bool)
-            present[offset] = True
+        limit = max(SMALL_RANGE, 2 * len(array))
+        if high - low < limit:
+            # Round, deal, seat, table and player numbers: a table of which values occur,
+            # indexed by the values themselves when they start near 0 (no offset array).
+            base = 0 if 0 <= low and high < limit else low
+            index = array if base == 0 else array - base
+            present = np.zeros(high - base + 1, dtype=bool)
+            present[index] = True
             k = int(present.sum())
             lookup = np.cumsum(present) - 1
-            return lookup.astype(_code_type(k) if compact else np.int64)[offset], k
+            return lookup.astype(_code_type(k) if compact else np.int64)[index], k
     codes, uniques = pd.factorize(values, sort=ordered)
     k = len(uniques)
     return codes.astype(_code_type(k) if compact else np.int64, copy=False), k
@@ -65,17 +68,27 @@ def _code_type(k: int) -> type[np.signedinteger[Any]]:
     return np.int64
 
 
-def order_codes(values: np.ndarray, budget: int) -> tuple[IntArray, int]:
-    """Codes 0..k-1 that sort like the values, dense or not, and k.
+def combine_values(
+    group: tuple[IntArray, int], values: np.ndarray, budget: int
+) -> tuple[IntArray, int, int]:
+    """(group * n_values + value code, n_groups, n_values): a group key, then values in order.
 
     Integers spanning at most `budget` values are coded as themselves less their
-    minimum, in one pass; others get dense codes.
+    minimum, added in place (no array of codes); others get dense codes. The codes need
+    not be dense: only their order counts.
     """
+    key, n_groups = group
     if values.dtype.kind in "iu" and len(values):
         low, high = int(values.min()), int(values.max())
-        if high - low < max(budget, 1):
-            return np.asarray(values - low, dtype=np.int64), high - low + 1
-    return dense_codes(values)
+        if high - low < max(budget, 1) and n_groups * (high - low + 1) < 1 << 62:
+            flat = key * (high - low + 1)
+            flat += values
+            flat -= low
+            return flat, n_groups, high - low + 1
+    codes, n_values = dense_codes(values)
+    if n_groups * n_values >= 1 << 62:
+        raise OverflowError("too many groups and values for one int64 key; renumber the groups")
+    return key * n_values + codes, n_groups, n_values
 
 
 def _category_codes(values: pd.Series, compact: bool) -> tuple[CodeArray, int]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from duplicate.core.codes import HISTOGRAM_LIMIT, dense_codes
+from duplicate.core.codes import HISTOGRAM_LIMIT
 from duplicate.core.exact import FloatArray, IntArray
 
 
@@ -27,11 +27,11 @@ class Cells:
     distinct_below: IntArray  # distinct smaller values in the group
 
 
-def cells(group: IntArray, n_groups: int, value: IntArray, n_values: int) -> Cells:
-    """Count each (group, value) cell and what lies below it, without sorting rows."""
-    if n_groups * n_values >= 1 << 62:
-        group, n_groups = dense_codes(group)
-    flat = group * n_values + value
+def cells(flat: IntArray, n_groups: int, n_values: int) -> Cells:
+    """Count each (group, value) cell and what lies below it, without sorting rows.
+
+    `flat` holds group * n_values + value for each row (see codes.combine_values).
+    """
     if n_groups * n_values <= HISTOGRAM_LIMIT:
         counts = np.bincount(flat, minlength=n_groups * n_values)
         occupied = np.flatnonzero(counts)

@@ -67,8 +67,12 @@ def parse_results(
     deal_scope: str = "round",
     score_required: bool = True,
     row_numbers: np.ndarray | None = None,
+    check_structure: bool = True,
 ) -> Results:
     """Validate and type a results table; raise InvalidData listing every problem.
+
+    With `check_structure` False, who sat where and played what is left to the caller
+    (`check_results`): every cell is still typed and checked.
 
     `row_numbers` (one per row) replace first_row when the table is a part of a file.
 
@@ -160,10 +164,16 @@ def parse_results(
         seconds_scale=seconds_scale,
         deal_scope=deal_scope,
     )
-    problems = structural_problems(results, deal_scope)
+    if check_structure:
+        check_results(results)
+    return results
+
+
+def check_results(results: Results) -> None:
+    """Raise InvalidData listing every seating or duplication problem in `results`."""
+    problems = structural_problems(results, results.deal_scope)
     if problems:
         raise InvalidData(problems)
-    return results
 
 
 def _map_columns(

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from duplicate.core.adjustments import Adjustments, match_adjustments
-from duplicate.core.codes import combine, order_codes
+from duplicate.core.codes import combine, combine_values, dense_codes
 from duplicate.core.exact import IntArray, decimal_series, div_half_up, int_series, null_text
 from duplicate.core.kernel import cells, weighted_ranks
 from duplicate.core.results import Results, parse_results
@@ -20,6 +20,9 @@ from duplicate.core.robots import is_robot
 from duplicate.core.validation import structural_problems
 from duplicate.errors import InvalidData
 from duplicate.rules import Rules
+
+# Group and score codes share one int64 key while their sizes multiply below this.
+KEY_LIMIT = 1 << 62
 
 # Whose result a row is and what it was: the first columns of every score table.
 RESULT_COLUMNS = ("section", "round", "deal", "table", "seat", "player", "score", "seconds")
@@ -139,9 +142,19 @@ def score_items(
     adjusted = match_adjustments(results, adjustments) if adjustments is not None else None
     deal, n_deals = results.key(*deal_keys(rules))
     seat, n_seats = results.codes("seat")
-    group, n_groups = deal * n_seats + seat, n_deals * n_seats
-    # Any codes that sort like the scores will do: cells need order, not density.
-    value, n_values = order_codes(frame["score_units"].to_numpy(), max(n_rows, 1) // n_groups)
+    # Comparison groups (deal, seat), then scores: any codes that sort like the scores
+    # will do, as cells need order, not density.
+    group, n_groups = combine([(deal, n_deals), (seat, n_seats)])
+    deal_of_group: IntArray | None = None
+    if n_groups * max(n_rows, 1) >= KEY_LIMIT:
+        # Codes too sparse for one key: renumber the groups that occur.
+        group, n_groups = dense_codes(group)
+        deal_of_group = np.zeros(n_groups, dtype=np.int64)
+        deal_of_group[group] = deal
+    flat, n_groups, n_values = combine_values(
+        (group, n_groups), frame["score_units"].to_numpy(), max(n_rows, 1) // n_groups
+    )
+    del group
 
     # Matchpoints, per distinct (comparison group, score) cell of the compared rows:
     # every row unless adjustments assign an MP% to some or void them.
@@ -155,8 +168,8 @@ def score_items(
     def of_compared(values: IntArray) -> IntArray:
         return values if compared is None else values[compared]
 
-    mp_cells = cells(of_compared(group), n_groups, of_compared(value), n_values)
-    del group, value  # each as long as the results: let them go before the outputs come
+    mp_cells = cells(of_compared(flat), n_groups, n_values)
+    del flat  # as long as the results: let it go before the outputs come
     n_cells = len(mp_cells.equal)
     cell_mp = 2 * mp_cells.below + mp_cells.equal - 1
     cell_top = 2 * (mp_cells.size - 1)
@@ -176,8 +189,11 @@ def score_items(
         else np.bincount(mp_cells.row_cell[~of_compared(unranked)], minlength=n_cells)
     )
     assigned_centi = np.zeros(0, dtype=np.int64) if adjusted is None else adjusted.assigned_centi
+    cell_deal = (
+        mp_cells.group // n_seats if deal_of_group is None else deal_of_group[mp_cells.group]
+    )
     item_rank = weighted_ranks(
-        np.concatenate([mp_cells.group // n_seats, deal[assigned]]),
+        np.concatenate([cell_deal, deal[assigned]]),
         np.concatenate([cell_key, assigned_centi[assigned] / 10000]),
         np.concatenate([cell_weight, np.ones(len(assigned), dtype=np.int64)]),
         dense=rules.tie_ranking == "dense",

@@ -94,11 +94,19 @@ def read_raw(path: str | Path, encoding: str | None = None) -> tuple[pd.DataFram
 
 
 def read_results(
-    path: str | Path, encoding: str | None = None, deal_scope: str = "round"
+    path: str | Path,
+    encoding: str | None = None,
+    deal_scope: str = "round",
+    check_structure: bool = True,
 ) -> Results:
-    """Read and validate a results file; raise InvalidData listing every problem."""
+    """Read and validate a results file; raise InvalidData listing every problem.
+
+    With `check_structure` False, seating and duplication are left to check_results.
+    """
     raw, first_row = read_raw(path, encoding)
-    return parse_results(raw, source_name(path), first_row, deal_scope)
+    return parse_results(
+        raw, source_name(path), first_row, deal_scope, check_structure=check_structure
+    )
 
 
 def read_adjustments(path: str | Path, encoding: str | None = None) -> Adjustments:

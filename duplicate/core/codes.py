@@ -48,7 +48,7 @@ def _dense(values: pd.Series | np.ndarray, ordered: bool, compact: bool) -> tupl
         if high - low < limit:
             # Round, deal, seat, table and player numbers: a table of which values occur,
             # indexed by the values themselves when they start near 0 (no offset array).
-            base = 0 if 0 <= low and high < limit else low
+            base = 0 if low >= 0 and high < limit else low
             index = array if base == 0 else array - base
             present = np.zeros(high - base + 1, dtype=bool)
             present[index] = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,7 +11,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.core.adjustments import Adjustments
-from duplicate.core.codes import combine, dense_codes, first_rows, min_max_by, sum_by
+from duplicate.core.codes import (
+    HISTOGRAM_LIMIT,
+    combine,
+    dense_codes,
+    first_rows,
+    min_max_by,
+    sum_by,
+)
 from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_up, ratio_key
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
@@ -108,18 +116,52 @@ def player_stats(rows: pd.DataFrame, has_table: bool, has_seconds: bool) -> Play
             "seconds_max": longest,
         }
     )
-    # A void result has no rank (0) and counts for no place.
-    rank = rows["deal_rank"].to_numpy()
-    ranked = rank > 0
-    width = int(rank.max(initial=0)) + 1
-    cell, count = np.unique(player[ranked] * width + rank[ranked], return_counts=True)
-    ranks = pd.DataFrame({"player": cell // width, "rank": cell % width, "count": count})
+    ranks = _rank_pairs(rows, player, n)
     beaten = (
         _beaten_pairs(rows, player)
         if has_table
         else pd.DataFrame({"player": np.zeros(0, np.int64), "opponent": np.zeros(0, np.int64)})
     )
     return PlayerStats(players, ranks, beaten)
+
+
+def _rank_pairs(rows: pd.DataFrame, player: IntArray, n: int) -> pd.DataFrame:
+    """(player, rank, count) of each player's ranked deals, by player then rank.
+
+    A player has one result per (section, round, deal): when a table of players by
+    deals fits, each player's ranks are put in their row, sorted along it, and counted
+    in runs, with no sort of all the results. Otherwise the (player, rank) pairs are
+    sorted and counted.
+    """
+    # A void result has no rank (0) and counts for no place.
+    rank = rows["deal_rank"].to_numpy()
+    ranked = rank > 0
+    deal, n_deals = group_codes(rows, ["section", "round", "deal"])
+    if n * n_deals > HISTOGRAM_LIMIT:
+        width = int(rank.max(initial=0)) + 1
+        cell, count = np.unique(player[ranked] * width + rank[ranked], return_counts=True)
+        who, what = cell // width, cell % width
+    else:
+        # Unranked or unplayed deals hold 0, which sorts first and is dropped below.
+        table = np.zeros((n, n_deals), dtype=np.int64)
+        table[player[ranked], deal[ranked]] = rank[ranked]
+        table.sort(axis=1)
+        flat = table.ravel()
+        new_run = np.ones(len(flat), dtype=bool)
+        new_run[1:] = flat[1:] != flat[:-1]
+        new_run[:: max(n_deals, 1)] = True  # each player's row starts a run
+        starts = np.flatnonzero(new_run)
+        count = np.diff(np.append(starts, len(flat)))
+        keep = flat[starts] > 0
+        who, what, count = starts[keep] // max(n_deals, 1), flat[starts[keep]], count[keep]
+    return pd.DataFrame(
+        {
+            "player": np.asarray(who, dtype=np.int64),
+            "rank": np.asarray(what, dtype=np.int64),
+            "count": np.asarray(count, dtype=np.int64),
+        },
+        copy=False,
+    )
 
 
 def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
@@ -237,12 +279,32 @@ def final_order(table: pd.DataFrame, criteria: list[Criterion]) -> pd.DataFrame:
     """
     player_order, _ = group_codes(table, PLAYER_KEYS)
     section, _ = group_codes(table, ["section"])
-    # np.lexsort sorts by its last key first: section, then the criteria, then player id
-    # (in the natural order of the ids) for players still tied.
-    order = np.lexsort(
-        [player_order] + [k for c in reversed(criteria) for k in reversed(c.keys)] + [section]
-    )
+    keys = [section] + [k for c in criteria for k in c.keys] + [player_order]
+    order = _lexical_order(keys)
     return _place(table.iloc[order].reset_index(drop=True), section[order], criteria, order)
+
+
+def _lexical_order(keys: list[IntArray | FloatArray]) -> IntArray:
+    """Positions sorted by keys[0], then keys[1], ... (what np.lexsort gives, reversed).
+
+    Key by key, only the runs still tied are sorted by the next key: in a big field
+    ties are soon broken, and the later keys (up to one per deal rank) are sorted for
+    the few players still level, not for everyone.
+    """
+    order = np.argsort(keys[0], kind="stable").astype(np.int64)
+    new_run = np.zeros(len(order), dtype=bool)
+    new_run[:1] = True
+    for previous, key in itertools.pairwise(keys):
+        k = previous[order]
+        new_run[1:] |= k[1:] != k[:-1]
+        run = np.cumsum(new_run) - 1
+        at = np.flatnonzero(np.bincount(run)[run] > 1)
+        if not len(at):
+            break
+        rows = order[at]
+        # np.lexsort sorts by its last key first: the run, then this key, stably.
+        order[at] = rows[np.lexsort([key[rows], run[at]])]
+    return order
 
 
 def _place(

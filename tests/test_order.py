@@ -46,3 +46,26 @@ def test_rank_counts_by_sorting_pairs_give_the_same_standings(
     expected = expected_outputs(case)["standings.csv"]
     monkeypatch.setattr(standings, "HISTOGRAM_LIMIT", 0)
     assert expected_outputs(case)["standings.csv"] == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    counts=st.lists(
+        st.dictionaries(st.integers(1, 9), st.integers(1, 3), min_size=0, max_size=4),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_rank_matrix_rows_are_each_players_ranks_best_first(
+    counts: list[dict[int, int]],
+) -> None:
+    """Players with different numbers of ranked deals are padded past the worst rank."""
+    pairs = [(p, r, c) for p, ranks in enumerate(counts) for r, c in sorted(ranks.items())]
+    player, rank, count = (np.array([t[i] for t in pairs], dtype=np.int64) for i in range(3))
+    matrix, text = standings._rank_counts(player, rank, count, len(counts))
+    width = max((sum(ranks.values()) for ranks in counts), default=0)
+    pad = max((r for r, _ in (t[1:] for t in pairs)), default=0) + 1
+    for p, ranks in enumerate(counts):
+        listed = [r for r, c in sorted(ranks.items()) for _ in range(c)]
+        assert matrix[p].tolist() == listed + [pad] * (width - len(listed))
+        assert text[p] == " ".join(f"{r}:{c}" for r, c in sorted(ranks.items()))

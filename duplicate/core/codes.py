@@ -54,13 +54,13 @@ def _dense(values: pd.Series | np.ndarray, ordered: bool, compact: bool) -> tupl
             present[index] = True
             k = int(present.sum())
             lookup = np.cumsum(present) - 1
-            return lookup.astype(_code_type(k) if compact else np.int64)[index], k
+            return lookup.astype(code_type(k) if compact else np.int64)[index], k
     codes, uniques = pd.factorize(values, sort=ordered)
     k = len(uniques)
-    return codes.astype(_code_type(k) if compact else np.int64, copy=False), k
+    return codes.astype(code_type(k) if compact else np.int64, copy=False), k
 
 
-def _code_type(k: int) -> type[np.signedinteger[Any]]:
+def code_type(k: int) -> type[np.signedinteger[Any]]:
     """The smallest signed integer type holding the codes 0..k-1 (and -1 for missing)."""
     for kind in (np.int8, np.int16, np.int32):
         if k <= np.iinfo(kind).max:

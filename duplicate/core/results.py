@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from duplicate.core.codes import combine, compact_codes
+from duplicate.core.codes import code_type, combine, compact_codes, dense_codes
 from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.core.exact import CodeArray, IntArray
 from duplicate.core.validation import structural_problems
@@ -40,15 +40,28 @@ class Results:
     _codes: dict[str, tuple[CodeArray, int]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
-    _keys: dict[tuple[str, ...], tuple[IntArray, int]] = field(
+    _keys: dict[tuple[str, ...], tuple[CodeArray, int]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
 
-    def key(self, *columns: str) -> tuple[IntArray, int]:
+    def key(self, *columns: str) -> tuple[CodeArray, int]:
         """The combined codes of several columns (see codes.combine), computed once."""
         if columns not in self._keys:
-            self._keys[columns] = combine([self.codes(c) for c in columns])
+            key, size = combine([self.codes(c) for c in columns])
+            # Held compact, like the codes: combine widens it again before arithmetic.
+            self._keys[columns] = key.astype(code_type(size)), size
         return self._keys[columns]
+
+    def dense_key(self, *columns: str) -> tuple[CodeArray, int]:
+        """Dense codes 0..k-1 of the combinations of `columns` that occur, and k.
+
+        When one column alone varies, its own (cached, compact) codes are the answer.
+        """
+        parts = [self.codes(c) for c in columns]
+        varying = [part for part in parts if part[1] > 1]
+        if len(varying) <= 1:
+            return varying[0] if varying else parts[0]
+        return dense_codes(combine(parts)[0])
 
     def codes(self, column: str) -> tuple[CodeArray, int]:
         """Ordered dense codes of a column, computed once and shared by every step.
@@ -89,7 +102,8 @@ def parse_results(
             [Problem(source, "has no result rows", hint="add one row per player per deal")]
         )
     rows = (
-        np.arange(first_row, first_row + n, dtype=np.int64)
+        # int32 while it holds them: half the memory of int64 at millions of rows.
+        np.arange(first_row, first_row + n, dtype=np.int32 if first_row + n < 2**31 else np.int64)
         if row_numbers is None
         else np.asarray(row_numbers, dtype=np.int64)
     )

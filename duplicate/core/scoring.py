@@ -72,6 +72,10 @@ def rank_points_cents(rank: IntArray, rules: Rules) -> IntArray:
     return np.where(in_list, listed[np.clip(rank - 1, 0, len(listed) - 1)], tail)
 
 
+# The numbers score_rows adds to each result.
+ROW_NUMBERS = ("n", "mp", "top", "mp_pct_centi", "deal_rank", "points", "penalty", "adjustment")
+
+
 @dataclass(frozen=True)
 class ScoredItems:
     """Every result's numbers, held once per rank item and read through each row's item.
@@ -94,27 +98,28 @@ class ScoredItems:
     penalty_cents: IntArray | None
     note: npt.NDArray[np.object_] | None
 
-    def columns(self, rows: IntArray | slice) -> dict[str, Any]:
-        """The computed columns of `rows` (positions in the results, or a slice)."""
+    def columns(
+        self, rows: IntArray | slice, names: tuple[str, ...] = ROW_NUMBERS
+    ) -> dict[str, Any]:
+        """The computed columns `names` of `rows` (positions in the results, or a slice)."""
         item = self.row_item[rows]
-        rank, points = self.deal_rank[item], self.points[item]
-        if self.unranked is not None:
-            off = self.unranked[rows]
-            rank[off] = 0
-            points[off] = 0
+        return {name: self._column(name, rows, item) for name in names}
+
+    def _column(self, name: str, rows: IntArray | slice, item: IntArray) -> Any:
         n_rows = len(item)
-        return {
-            "n": self.n[item],
-            "mp": self.mp[item],
-            "top": self.top[item],
-            "mp_pct_centi": self.mp_pct_centi[item],
-            "deal_rank": rank,
-            "points": points,
-            "penalty": np.zeros(n_rows, dtype=np.int64)
-            if self.penalty_cents is None
-            else self.penalty_cents[rows],
-            "adjustment": adjustment_notes(None if self.note is None else self.note[rows], n_rows),
-        }
+        if name in ("deal_rank", "points"):
+            values = (self.deal_rank if name == "deal_rank" else self.points)[item]
+            if self.unranked is not None:
+                values[self.unranked[rows]] = 0
+            return values
+        if name == "penalty":
+            if self.penalty_cents is None:
+                return np.zeros(n_rows, dtype=np.int64)
+            return self.penalty_cents[rows]
+        if name == "adjustment":
+            return adjustment_notes(None if self.note is None else self.note[rows], n_rows)
+        per_item: IntArray = getattr(self, name)
+        return per_item[item]
 
     def nullable(self) -> set[str]:
         """The computed columns of `score` that miss a value on some row."""
@@ -225,15 +230,19 @@ def score_items(
 
 
 def score_rows(
-    results: Results, rules: Rules, adjustments: Adjustments | None = None
+    results: Results,
+    rules: Rules,
+    adjustments: Adjustments | None = None,
+    names: tuple[str, ...] = ROW_NUMBERS,
 ) -> pd.DataFrame:
     """The typed results plus n, mp, top, deal_rank and points (cents), in input order.
 
     Rows left out of the comparison (assigned or void) have n, mp and top of -1; rows
-    without a deal rank (robots, void) have deal_rank 0 and no points.
+    without a deal rank (robots, void) have deal_rank 0 and no points. `names` chooses
+    the numbers added (all of ROW_NUMBERS unless fewer are needed).
     """
     frame = results.frame
-    added = score_items(results, rules, adjustments).columns(slice(None))
+    added = score_items(results, rules, adjustments).columns(slice(None), names)
     # Built without copying: at millions of rows every copy is a second's work.
     return pd.DataFrame({**{c: frame[c] for c in frame.columns}, **added}, copy=False)
 

@@ -19,7 +19,14 @@ from duplicate.core.codes import (
     min_max_by,
     sum_by,
 )
-from duplicate.core.exact import FloatArray, IntArray, decimal_series, div_half_up, ratio_key
+from duplicate.core.exact import (
+    CodeArray,
+    FloatArray,
+    IntArray,
+    decimal_series,
+    div_half_up,
+    ratio_key,
+)
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
 from duplicate.core.robots import is_robot
@@ -68,12 +75,10 @@ def standings(
 
         refuse_adjustments(adjustments)
         return sp_standings(results, rules)
-    return rank_scored_rows(score_rows(results, rules, adjustments), results, rules)
-
-
-def rank_scored_rows(rows: pd.DataFrame, results: Results, rules: Rules) -> pd.DataFrame:
-    """The standings from rows already scored (by score_rows, here or on a cluster)."""
-    return rank_players(player_stats(rows, results.has_table, results.has_seconds), results, rules)
+    scored = score_rows(results, rules, adjustments, STATS_NUMBERS)
+    stats = player_stats(scored, results)
+    del scored  # every row's numbers: not held while the players are ranked
+    return rank_players(stats, results, rules)
 
 
 @dataclass(frozen=True)
@@ -92,16 +97,30 @@ class PlayerStats:
 
 
 PLAYER_KEYS = ["section", "player"]
+# What player_stats reads of each scored result.
+STATS_NUMBERS = ("deal_rank", "points", "penalty")
 
 
-def player_stats(rows: pd.DataFrame, has_table: bool, has_seconds: bool) -> PlayerStats:
-    """Per-player sums of scored rows (whole rounds, so tablemates are all present)."""
+def player_stats(rows: pd.DataFrame, results: Results) -> PlayerStats:
+    """Per-player sums of scored rows (whole rounds, so tablemates are all present).
+
+    `rows` are the rows of `results` in the same order (as score_rows gives them), so
+    the results' codes (players, deals, tables) serve without being computed again.
+    """
     # Robots take no place, and beating one is not beating an opponent.
     robots = is_robot(rows["player"])
-    if robots.any():
-        rows = rows[~robots].reset_index(drop=True)
-    player, n = group_codes(rows, PLAYER_KEYS)
+    keep = ~robots if robots.any() else None
+
+    def own(codes: tuple[CodeArray, int]) -> tuple[CodeArray, int]:
+        return codes if keep is None else (codes[0][keep], codes[1])
+
+    if keep is not None:
+        rows = rows[keep].reset_index(drop=True)
+    player, n = own(results.dense_key("section", "player"))
+    if keep is not None:
+        player, n = dense_codes(player)
     first = first_rows(player, n)
+    has_seconds = results.has_seconds
     seconds = rows["seconds_units"].to_numpy() if has_seconds else np.zeros(len(rows), np.int64)
     shortest, longest = min_max_by(player, seconds, n)
     players = pd.DataFrame(
@@ -116,16 +135,24 @@ def player_stats(rows: pd.DataFrame, has_table: bool, has_seconds: bool) -> Play
             "seconds_max": longest,
         }
     )
-    ranks = _rank_pairs(rows, player, n)
+    deal = own(results.dense_key("section", "round", "deal"))
+    ranks = _rank_pairs(rows["deal_rank"].to_numpy(), (player, n), deal)
     beaten = (
-        _beaten_pairs(rows, player)
-        if has_table
+        _beaten_pairs(
+            rows["score_units"].to_numpy(),
+            (player, n),
+            own(results.dense_key("section", "round")),
+            own(results.codes("table")),
+        )
+        if results.has_table
         else pd.DataFrame({"player": np.zeros(0, np.int64), "opponent": np.zeros(0, np.int64)})
     )
     return PlayerStats(players, ranks, beaten)
 
 
-def _rank_pairs(rows: pd.DataFrame, player: IntArray, n: int) -> pd.DataFrame:
+def _rank_pairs(
+    rank: IntArray, players: tuple[CodeArray, int], deals: tuple[CodeArray, int]
+) -> pd.DataFrame:
     """(player, rank, count) of each player's ranked deals, by player then rank.
 
     A player has one result per (section, round, deal): when a table of players by
@@ -133,18 +160,19 @@ def _rank_pairs(rows: pd.DataFrame, player: IntArray, n: int) -> pd.DataFrame:
     in runs, with no sort of all the results. Otherwise the (player, rank) pairs are
     sorted and counted.
     """
+    (player, n), (deal, n_deals) = players, deals
     # A void result has no rank (0) and counts for no place.
-    rank = rows["deal_rank"].to_numpy()
     ranked = rank > 0
-    deal, n_deals = group_codes(rows, ["section", "round", "deal"])
+    if not ranked.all():
+        player, deal, rank = player[ranked], deal[ranked], rank[ranked]
     if n * n_deals > HISTOGRAM_LIMIT:
         width = int(rank.max(initial=0)) + 1
-        cell, count = np.unique(player[ranked] * width + rank[ranked], return_counts=True)
+        cell, count = np.unique(player.astype(np.int64) * width + rank, return_counts=True)
         who, what = cell // width, cell % width
     else:
         # Unranked or unplayed deals hold 0, which sorts first and is dropped below.
         table = np.zeros((n, n_deals), dtype=np.int64)
-        table[player[ranked], deal[ranked]] = rank[ranked]
+        table[player, deal] = rank
         table.sort(axis=1)
         flat = table.ravel()
         new_run = np.ones(len(flat), dtype=bool)
@@ -342,31 +370,29 @@ def _start_of(starts: np.ndarray) -> IntArray:
     return np.maximum.accumulate(index).astype(np.int64)
 
 
-def _beaten_pairs(rows: pd.DataFrame, player: IntArray) -> pd.DataFrame:
+def _beaten_pairs(
+    score_units: IntArray,
+    players: tuple[CodeArray, int],
+    rounds: tuple[CodeArray, int],
+    tables: tuple[CodeArray, int],
+) -> pd.DataFrame:
     """(player, opponent) codes: once per round an opponent at the table scored lower.
 
     An opponent is beaten in a round when both sat at the same table and the opponent's
     round score is lower; each (round, opponent) counts once. A player keeps one table a
     round (validation sees to it), so round scores are sums per (player, round).
+    `rounds` are codes of (section, round).
     """
-    section, _ = dense_codes(rows["section"])
-    round_code, n_rounds = dense_codes(rows["round"].to_numpy())
-    table_code, _ = dense_codes(rows["table"])
-    key, n_keys = combine([(player, int(player.max(initial=-1)) + 1), (round_code, n_rounds)])
-    key, n_keys = dense_codes(key)
+    player, round_code, table_code = players[0], rounds[0], tables[0]
+    key, n_keys = dense_codes(combine([players, rounds])[0])
     score = np.zeros(n_keys, dtype=np.int64)
-    np.add.at(score, key, rows["score_units"].to_numpy())
+    np.add.at(score, key, score_units)
     per_round = pd.DataFrame({"player": np.zeros(n_keys, np.int64), "score": score})
-    for name, codes in (
-        ("player", player),
-        ("section", section),
-        ("round", round_code),
-        ("table", table_code),
-    ):
+    for name, codes in (("player", player), ("round", round_code), ("table", table_code)):
         values = np.zeros(n_keys, dtype=np.int64)
         values[key] = codes
         per_round[name] = values
-    pairs = per_round.merge(per_round, on=["section", "round", "table"], suffixes=("", "_opp"))
+    pairs = per_round.merge(per_round, on=["round", "table"], suffixes=("", "_opp"))
     beaten = pairs[pairs["score_opp"] < pairs["score"]]
     return pd.DataFrame(
         {
@@ -389,10 +415,15 @@ def _rank_counts(
     """
     deals = np.bincount(player, weights=count, minlength=n_players).astype(np.int64)
     width = int(deals.max()) if n_players else 0
-    p, r = np.repeat(player, count), np.repeat(rank, count)
-    start = np.cumsum(deals) - deals
-    matrix = np.full((n_players, width), int(rank.max(initial=0)) + 1, dtype=np.int64)
-    matrix[p, np.arange(len(p)) - start[p]] = r
+    ranks_in_order = np.repeat(rank, count)
+    if bool((deals == width).all()):
+        # Every player has as many ranked deals: the ranks in order are the rows.
+        matrix = ranks_in_order.reshape(n_players, width)
+    else:
+        start = np.cumsum(deals) - deals
+        p = np.repeat(player, count)
+        matrix = np.full((n_players, width), int(rank.max(initial=0)) + 1, dtype=np.int64)
+        matrix[p, np.arange(len(p)) - start[p]] = ranks_in_order
     # The stubs of pyarrow.compute do not model the separator argument of these joins.
     pieces = pc.binary_join_element_wise(  # type: ignore[call-overload]
         pa.array(rank).cast(pa.string()), pa.array(count).cast(pa.string()), ":"

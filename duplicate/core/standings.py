@@ -424,10 +424,15 @@ def _rank_counts(
         p = np.repeat(player, count)
         matrix = np.full((n_players, width), int(rank.max(initial=0)) + 1, dtype=np.int64)
         matrix[p, np.arange(len(p)) - start[p]] = ranks_in_order
+    # Each distinct "rank:count" is written once, then picked for every pair (a field
+    # of 400,000 players has millions of pairs but far fewer distinct ones).
+    pair, n_pairs = dense_codes(rank * (int(count.max(initial=0)) + 1) + count)
+    first = first_rows(pair, n_pairs)
     # The stubs of pyarrow.compute do not model the separator argument of these joins.
-    pieces = pc.binary_join_element_wise(  # type: ignore[call-overload]
-        pa.array(rank).cast(pa.string()), pa.array(count).cast(pa.string()), ":"
+    distinct = pc.binary_join_element_wise(  # type: ignore[call-overload]
+        pa.array(rank[first]).cast(pa.string()), pa.array(count[first]).cast(pa.string()), ":"
     )
+    pieces = distinct.take(pa.array(pair))
     per_player = np.bincount(player, minlength=n_players)
     offsets = pa.array(np.concatenate(([0], np.cumsum(per_player))), type=pa.int32())
     text: pa.Array = pc.binary_join(  # type: ignore[type-arg, assignment]

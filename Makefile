@@ -43,11 +43,12 @@ browser:
 	    chromium chromium-driver fonts-wqy-zenhei >/dev/null; \
 	fi
 
-## bench: time score and standings on generated events (ROWS=1000000 by default)
+## bench: time score, standings and seat on generated events (ROWS=1000000, best of REPEAT=3)
 ROWS ?= 1000000
+REPEAT ?= 3
 bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet duckdb  # for comparison only; not a dependency
-	$(BIN)/python tests/bench/bench_score.py --rows $(ROWS)
+	$(BIN)/python tests/bench/bench_score.py --rows $(ROWS) --repeat $(REPEAT)
 
 ## golden: rewrite the expected outputs in tests/golden on purpose, then review the diff
 golden: $(INSTALLED)

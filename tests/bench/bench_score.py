@@ -1,16 +1,19 @@
-"""Time `score` and `standings` on a generated event (`make bench ROWS=...`).
+"""Time score, standings and seat on generated events (`make bench ROWS=... REPEAT=...`).
 
 The event: players in tables of 4, one round of 25 deals, scores from a small range so
 that ties are everywhere, play times on every row. The data is generated into
-bench-data/ (ignored by git) once per size and reused.
+bench-data/ (ignored by git) once per size and reused. Each command runs as a new
+process, REPEAT times; the best time is kept, with the process's peak memory.
+DuckDB's SQL for the same scores is timed the same way, and its results compared.
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -107,16 +110,26 @@ COPY (
 """
 
 
-def duckdb_score(source: Path, target: Path) -> float | None:
-    """DuckDB's best SQL for the same scores (the same cell idea), if duckdb is installed."""
+DUCKDB_RUN = """
+import sys
+import duckdb
+duckdb.sql(sys.argv[1])
+"""
+
+
+def duckdb_command(source: Path, target: Path) -> list[str] | None:
+    """DuckDB's best SQL for the same scores (the same cell idea), as a whole process.
+
+    Timed like `duplicate`: from a cold interpreter to the file written, so that both
+    pay for starting up and importing. None if duckdb is not installed.
+    """
     try:
-        import duckdb
+        import duckdb  # noqa: F401
     except ImportError:
         print("duckdb is not installed: `make bench` installs it")
         return None
-    start = time.perf_counter()
-    duckdb.sql(DUCKDB_SCORE.format(source=source, target=target))
-    return time.perf_counter() - start
+    sql = DUCKDB_SCORE.format(source=source, target=target)
+    return [sys.executable, "-c", DUCKDB_RUN, sql]
 
 
 def same_scores(ours: Path, theirs: Path) -> bool:
@@ -134,12 +147,26 @@ def same_scores(ours: Path, theirs: Path) -> bool:
     )
 
 
-def timed(label: str, args: list[str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"{label:<44} {seconds:7.2f} s   (peak RSS so far {peak:,.0f} MiB)")
+def run_once(args: list[str]) -> tuple[float, float]:
+    """(seconds, peak memory in MiB) of one run of a command."""
+    with tempfile.TemporaryFile() as messages:
+        start = time.perf_counter()
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=messages)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            messages.seek(0)
+            sys.stderr.buffer.write(messages.read())
+            raise SystemExit(f"failed: {' '.join(args[:4])} ...")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def timed(label: str, args: list[str], repeat: int) -> float:
+    """The best of `repeat` runs (the machine's noise only ever adds time)."""
+    runs = [run_once(args) for _ in range(repeat)]
+    seconds = min(t for t, _ in runs)
+    peak = max(m for _, m in runs)
+    print(f"{label:<46} {seconds:7.2f} s   peak {peak:,.0f} MiB", flush=True)
     return seconds
 
 
@@ -147,31 +174,51 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--seat-players", type=int, nargs="*", default=[10_000, 100_000])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per command; the best")
+    parser.add_argument("--generate", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--compare", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.generate:
+        generate(args.rows, ROOT / "bench-data")
+        for players in args.seat_players:
+            generate_swiss(players, ROOT / "bench-data")
+        return
+    if args.compare:
+        raise SystemExit(0 if same_scores(*args.compare) else 1)
+    # Data is made, and results compared, in child processes: this one stays small, as
+    # Linux counts a child's peak memory from the size of the process that started it.
+    here = [sys.executable, __file__, "--rows", str(args.rows)]
+    seat_sizes = [str(p) for p in args.seat_players]
+    subprocess.run([*here, "--generate", "--seat-players", *seat_sizes], check=True)
     csv, parquet = generate(args.rows, ROOT / "bench-data")
     out = ROOT / "bench-data"
     tool = [sys.executable, "-m", "duplicate"]
-    print(f"{args.rows:,} result rows, {DEALS} deals, tables of {TABLE_SIZE}")
-    timed("duplicate --help", [*tool, "--help"])
-    timed("score, CSV in, Parquet out", [*tool, "score", str(csv), "-o", str(out / "s.parquet")])
+    n = args.repeat
+    print(f"{args.rows:,} result rows, {DEALS} deals, tables of {TABLE_SIZE}; best of {n} runs")
+    timed("duplicate --help", [*tool, "--help"], n)
+    timed("score, CSV in, Parquet out", [*tool, "score", str(csv), "-o", str(out / "s.parquet")], n)
     score_parquet = [*tool, "score", str(parquet), "-o", str(out / "s.parquet")]
-    ours = timed("score, Parquet in, Parquet out", score_parquet)
-    theirs = duckdb_score(parquet, out / "duckdb.parquet")
-    if theirs is not None:
-        agree = same_scores(out / "s.parquet", out / "duckdb.parquet")
+    ours = timed("score, Parquet in, Parquet out", score_parquet, n)
+    duckdb = duckdb_command(parquet, out / "duckdb.parquet")
+    if duckdb is not None:
+        theirs = timed("DuckDB SQL, the same scores, Parquet to Parquet", duckdb, n)
+        compared = [*here, "--compare", str(out / "s.parquet"), str(out / "duckdb.parquet")]
+        agree = subprocess.run(compared).returncode == 0
         print(
-            f"{'DuckDB SQL, same scores, Parquet to Parquet':<44} {theirs:7.2f} s   "
-            f"(duplicate / DuckDB = {ours / theirs:.2f}; results {'agree' if agree else 'DIFFER'})"
+            f"{'duplicate score / DuckDB':<46} {ours / theirs:7.2f}     "
+            f"(results {'agree' if agree else 'DIFFER'})"
         )
-    timed("standings, CSV in, CSV out", [*tool, "standings", str(csv), "-o", str(out / "t.csv")])
+    standings_csv = [*tool, "standings", str(csv), "-o", str(out / "t.csv")]
+    timed("standings, CSV in, CSV out", standings_csv, n)
     standings_parquet = [*tool, "standings", str(parquet), "-o", str(out / "t.parquet")]
-    ranked = timed("standings, Parquet in, Parquet out", standings_parquet)
-    print(f"{'standings / score':<44} {ranked / ours:7.2f}")
+    ranked = timed("standings, Parquet in, Parquet out", standings_parquet, n)
+    print(f"{'standings / score':<46} {ranked / ours:7.2f}")
     for players in args.seat_players:
-        swiss = generate_swiss(players, ROOT / "bench-data")
+        swiss = generate_swiss(players, ROOT / "bench-data")  # made above: only its path
         timed(
             f"seat {players:,} players, tables of 4, avoid repeats",
             [*tool, "seat", str(swiss), "-o", str(out / "seat.csv")],
+            n,
         )
 
 

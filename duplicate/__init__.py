@@ -23,7 +23,7 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 if TYPE_CHECKING:
     from duplicate.core.adjustments import Adjustments, parse_adjustments
     from duplicate.core.results import Results, parse_results
-    from duplicate.core.scoring import score
+    from duplicate.core.scoring import score, score_batches
     from duplicate.core.standings import standings
     from duplicate.errors import (
         DuplicateError,
@@ -39,6 +39,7 @@ _EXPORTS = {
     "Results": "duplicate.core.results",
     "parse_results": "duplicate.core.results",
     "score": "duplicate.core.scoring",
+    "score_batches": "duplicate.core.scoring",
     "standings": "duplicate.core.standings",
     "read_results": "duplicate.io.read",
     "read_adjustments": "duplicate.io.read",
@@ -69,6 +70,7 @@ __all__ = [
     "read_adjustments",
     "read_results",
     "score",
+    "score_batches",
     "standings",
 ]
 

@@ -1,0 +1,63 @@
+"""Text cells read as numbers by Arrow's cast give what the exact, slow reading gives."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from duplicate.core import results as module
+from duplicate.core.results import parse_results
+from duplicate.errors import InvalidData
+
+# Spellings that look like integers to one reader or another.
+SHORT = ["1", "2", "7", "10", "007", "+5", " 5", "5 ", "-0", "-3", "0", "3.0", "2.50", ".5"]
+LONG = ["999999999999999999", "1000000000000000000", "9007199254740993", "12345678901234567890"]
+CELLS = st.sampled_from([*SHORT, *LONG, "x", ""])
+
+
+def parsed(frame: pd.DataFrame) -> tuple[str, object]:
+    try:
+        results = parse_results(frame, "t.csv", first_row=2, check_structure=False)
+    except InvalidData as problems:
+        return "problems", [str(p) for p in problems.problems]
+    out = results.frame
+    return "results", (
+        {c: str(out[c].dtype) for c in out.columns},
+        out.astype(str).to_dict("list"),
+        results.score_scale,
+        results.seconds_scale,
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cells=st.lists(st.tuples(CELLS, CELLS, CELLS, CELLS), min_size=1, max_size=6),
+    seat=st.sampled_from(["0", "1", "+1", "01"]),
+)
+def test_fast_reading_agrees_with_the_exact_one(
+    cells: list[tuple[str, str, str, str]], seat: str
+) -> None:
+    frame = pd.DataFrame(
+        {
+            "round": [c[0] for c in cells],
+            "deal": [c[1] for c in cells],
+            "seat": seat,
+            "player": [c[2] for c in cells],
+            "score": [c[3] for c in cells],
+            "seconds": [c[3] for c in cells],
+        },
+        dtype="str",
+    )
+    fast = parsed(frame)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "_integer_values", lambda column: None)
+        assert parsed(frame) == fast
+
+
+def test_plain_integer_text_is_read_as_int64() -> None:
+    column = pd.Series(["3", "10", "-2"], dtype="str")
+    assert module._plain_integers(column).tolist() == [3, 10, -2]  # type: ignore[union-attr]
+    assert module._plain_integers(pd.Series(["3", "007"], dtype="str")) is None
+    assert module._integer_values(pd.Series(["3", "007"], dtype="str")).tolist() == [3, 7]  # type: ignore[union-attr]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import os
 import sys
@@ -164,7 +165,7 @@ def read_inputs(
     """
     import pyarrow as pa
 
-    from duplicate.io.read import read_adjustments, read_results
+    from duplicate.io.read import is_parquet, read_adjustments, read_results
 
     # Arrow's default allocator keeps freed memory for its own reuse, and the tables read
     # here are freed as soon as they become numpy columns: with the system's allocator,
@@ -172,7 +173,20 @@ def read_inputs(
     pa.set_memory_pool(pa.system_memory_pool())
 
     data = read_results(results, encoding, deal_scope, check_structure)
+    if not is_parquet(results):
+        # Millions of CSV cells were text, freed now that they are numbers; the C
+        # allocator keeps such memory unless asked, and it would count twice at the peak.
+        release_freed_memory()
     return data, read_adjustments(adjustments, encoding) if adjustments else None
+
+
+def release_freed_memory() -> None:
+    """Ask the C library's allocator to give freed memory back (glibc; elsewhere nothing)."""
+    try:
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
 
 
 def effective_rules(

@@ -7,6 +7,7 @@ with one bincount when the cells fit in memory, a sort of the combined keys othe
 
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
 import numpy as np
@@ -69,7 +70,7 @@ def code_type(k: int) -> type[np.signedinteger[Any]]:
 
 
 def combine_values(
-    group: tuple[IntArray, int], values: np.ndarray, budget: int
+    group: tuple[CodeArray, int], values: np.ndarray, budget: int
 ) -> tuple[IntArray, int, int]:
     """(group * n_values + value code, n_groups, n_values): a group key, then values in order.
 
@@ -78,17 +79,22 @@ def combine_values(
     not be dense: only their order counts.
     """
     key, n_groups = group
+    # Widened to int64 first: the scores added may be large before their minimum is
+    # taken off.
+    flat: IntArray = key.astype(np.int64)
     if values.dtype.kind in "iu" and len(values):
         low, high = int(values.min()), int(values.max())
         if high - low < max(budget, 1) and n_groups * (high - low + 1) < 1 << 62:
-            flat = key * (high - low + 1)
+            flat *= high - low + 1
             flat += values
             flat -= low
             return flat, n_groups, high - low + 1
     codes, n_values = dense_codes(values)
     if n_groups * n_values >= 1 << 62:
         raise OverflowError("too many groups and values for one int64 key; renumber the groups")
-    return key * n_values + codes, n_groups, n_values
+    flat *= n_values
+    flat += codes
+    return flat, n_groups, n_values
 
 
 def _category_codes(values: pd.Series, compact: bool) -> tuple[CodeArray, int]:
@@ -104,20 +110,21 @@ def _category_codes(values: pd.Series, compact: bool) -> tuple[CodeArray, int]:
     return _dense(place[codes], True, compact)
 
 
-def combine(parts: list[tuple[CodeArray, int]]) -> tuple[IntArray, int]:
-    """One int64 code per distinct combination, ordered like the parts (mixed radix).
+def combine(parts: list[tuple[CodeArray, int]]) -> tuple[CodeArray, int]:
+    """One code per distinct combination, ordered like the parts (mixed radix).
 
     The codes are dense only as far as the parts' sizes multiply; they are made dense
-    again only when the product would not fit an int64.
+    again only when the product would not fit an int64. They come in the smallest
+    integer type that holds the product (a new array, worked in place): a caller doing
+    arithmetic of its own on them widens them first, or combines them again.
     """
     if not parts:
         raise ValueError("combine needs at least one key")
     # A part with one value (a single section, say) adds nothing to the key.
     parts = [part for part in parts if part[1] > 1] or parts[:1]
+    total = math.prod(n for _, n in parts)
     first, size = parts[0]
-    # Widened first (arithmetic on narrow codes would wrap around), then worked in
-    # place: no new array of millions of rows per part.
-    key: IntArray = first.astype(np.int64)
+    key: CodeArray = first.astype(code_type(total) if total < 1 << 62 else np.int64)
     for codes, n in parts[1:]:
         if size * n >= 1 << 62:
             key, size = dense_codes(key)

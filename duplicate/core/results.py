@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from duplicate.core.codes import code_type, combine, compact_codes, dense_codes
+from duplicate.core.codes import combine, compact_codes, dense_codes
 from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.core.exact import CodeArray, IntArray
 from duplicate.core.validation import structural_problems
@@ -50,9 +50,8 @@ class Results:
     def key(self, *columns: str) -> tuple[CodeArray, int]:
         """The combined codes of several columns (see codes.combine), computed once."""
         if columns not in self._keys:
-            key, size = combine([self.codes(c) for c in columns])
-            # Held compact, like the codes: combine widens it again before arithmetic.
-            self._keys[columns] = key.astype(code_type(size)), size
+            # Compact, like the codes: combine widens it again before arithmetic.
+            self._keys[columns] = combine([self.codes(c) for c in columns])
         return self._keys[columns]
 
     def dense_key(self, *columns: str) -> tuple[CodeArray, int]:

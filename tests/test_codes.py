@@ -1,0 +1,39 @@
+"""Codes and combined keys: compact types, and the same keys as plain int64 arithmetic."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from duplicate.core.codes import code_type, combine, compact_codes, dense_codes
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    sizes=st.lists(st.integers(1, 300), min_size=1, max_size=4),
+    rows=st.integers(1, 50),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_combined_keys_are_mixed_radix_in_the_smallest_type(
+    sizes: list[int], rows: int, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    parts = [(rng.integers(0, n, rows).astype(code_type(n)), n) for n in sizes]
+    key, size = combine(parts)
+    expected = np.zeros(rows, dtype=np.int64)
+    for codes, n in parts:
+        expected = expected * n + codes.astype(np.int64)
+    assert size == int(np.prod(sizes))
+    assert key.tolist() == expected.tolist()
+    assert key.dtype == np.dtype(code_type(size))
+
+
+@given(values=st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=40))
+def test_compact_codes_are_dense_codes_in_a_small_type(values: list[int]) -> None:
+    array = np.array(values, dtype=np.int64)
+    codes, k = compact_codes(array)
+    wide, k_wide = dense_codes(array)
+    assert (k, codes.tolist()) == (k_wide, wide.tolist())
+    assert codes.dtype == np.dtype(code_type(k))
+    assert k == len(set(values))

@@ -106,3 +106,23 @@ def test_sparse_groups_are_renumbered_with_the_same_scores(
     monkeypatch.setattr(scoring, "KEY_LIMIT", 1)
     actual = encode(duplicate.score(*inputs(case)), "csv", "scores", META)  # type: ignore[arg-type]
     assert actual == expected
+
+
+def test_a_failed_streamed_write_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Parquet writer failing half-way (a full disk, say) is an I/O error, exit 3."""
+    case = CASES[0]
+    original = write.write_parquet
+
+    def failing(sink: str, tables: object, nullable: set[str], meta: dict[str, str]) -> int:
+        original(sink, [], nullable, meta)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(write, "write_parquet", failing)
+    out = tmp_path / "scores.parquet"
+    result = CliRunner().invoke(app, ["score", str(case / "results.csv"), "-o", str(out)])
+    assert result.exit_code == 3, result.stderr
+    assert "No space left on device" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
+import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duplicate.core.codes import code_type, combine, compact_codes, dense_codes
+from duplicate.core.results import parse_results
+from duplicate.core.scoring import canonical_order
 
 
 @settings(max_examples=200, deadline=None)
@@ -37,3 +42,32 @@ def test_compact_codes_are_dense_codes_in_a_small_type(values: list[int]) -> Non
     assert (k, codes.tolist()) == (k_wide, wide.tolist())
     assert codes.dtype == np.dtype(code_type(k))
     assert k == len(set(values))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(1, 2), st.integers(1, 3), st.integers(0, 2), st.integers(0, 3)),
+        min_size=1,
+        max_size=12,
+        unique=True,
+    ),
+    text_players=st.booleans(),
+    sort_first=st.booleans(),
+)
+def test_rows_in_order_need_no_sort(
+    rows: list[tuple[int, int, int, int]], text_players: bool, sort_first: bool
+) -> None:
+    """canonical_order is None exactly when the rows already come in order."""
+    if sort_first:
+        rows = sorted(rows)
+    frame = pd.DataFrame(rows, columns=["round", "deal", "seat", "player"]).assign(score=0)
+    if text_players:
+        frame["player"] = "p" + frame["player"].astype(str)
+    results = parse_results(frame, check_structure=False)
+    key = list(zip(*(frame[c] for c in ["round", "deal", "seat", "player"]), strict=True))
+    in_order = all(a < b for a, b in itertools.pairwise(key))
+    order = canonical_order(results)
+    assert (order is None) == in_order
+    if order is not None:
+        assert [key[i] for i in order] == sorted(key)

@@ -338,14 +338,35 @@ def score_batches(
 def canonical_order(results: Results) -> IntArray | None:
     """Row positions in (section, round, deal, table, seat, player) order; None if already.
 
-    Files usually arrive in that order already: one comparison pass, then no sort.
+    Files usually arrive in that order already: a few comparison passes, then no sort.
     """
-    deal = results.key("section", "round", "deal")
     places = ["table", "seat", "player"] if results.has_table else ["seat", "player"]
-    key, _ = combine([deal, *(results.codes(k) for k in places)])
-    if bool((key[1:] > key[:-1]).all()):
+    if _in_order(results, ["section", "round", "deal", *places]):
         return None
+    deal = results.key("section", "round", "deal")
+    key, _ = combine([deal, *(results.codes(k) for k in places)])
     return np.argsort(key, kind="stable").astype(np.int64)
+
+
+def _in_order(results: Results, columns: list[str]) -> bool:
+    """Whether each row comes strictly after the one before, by `columns` in turn.
+
+    Integer columns are compared as they are (no codes needed); others by their codes,
+    which sort like them. Columns are compared until every pair of rows is decided.
+    """
+    frame = results.frame
+    n = len(frame)
+    later = np.zeros(max(n - 1, 0), dtype=bool)
+    same = np.ones(max(n - 1, 0), dtype=bool)
+    for name in columns:
+        column = frame[name]
+        integers = pd.api.types.is_integer_dtype(column.dtype)
+        values = column.to_numpy() if integers else results.codes(name)[0]
+        later |= same & (values[1:] > values[:-1])
+        same &= values[1:] == values[:-1]
+        if not same.any():
+            break
+    return bool(later.all())
 
 
 def result_columns(rows: pd.DataFrame, results: Results) -> dict[str, pd.Series]:

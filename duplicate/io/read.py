@@ -86,6 +86,9 @@ def read_raw(path: str | Path, encoding: str | None = None) -> tuple[pd.DataFram
     """
     if str(path) != "-" and Path(path).is_dir():
         return _read_parquet_directory(Path(path)), 1
+    if is_parquet(path):
+        # Mapped, not read into memory first: a big file is not held twice.
+        return _read_parquet(str(path), source_name(path)), 1
     data = read_bytes(path)
     source = source_name(path)
     if data.startswith(PARQUET_MAGIC):
@@ -155,9 +158,13 @@ def _read_parquet_directory(path: Path) -> pd.DataFrame:
     return table.to_pandas(self_destruct=True, split_blocks=True)
 
 
-def _read_parquet(data: bytes, source: str) -> pd.DataFrame:
+def _read_parquet(data: bytes | str, source: str) -> pd.DataFrame:
+    """A Parquet file's table, from its bytes or, memory-mapped, from its path."""
     try:
-        table = pq.read_table(pa.BufferReader(data))
+        if isinstance(data, str):
+            table = pq.read_table(pa.memory_map(data))
+        else:
+            table = pq.read_table(pa.BufferReader(data))
     except (pa.ArrowException, OSError) as exc:
         raise InvalidData([Problem(source, f"is not a readable Parquet file ({exc})")]) from None
     # Arrow buffers are released as they convert: the file is not held twice.

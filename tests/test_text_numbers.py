@@ -52,7 +52,7 @@ def test_fast_reading_agrees_with_the_exact_one(
     )
     fast = parsed(frame)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(module, "_integer_values", lambda column: None)
+        patch.setattr(module, "_cast_integers", lambda text: None)
         assert parsed(frame) == fast
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +21,7 @@ from duplicate.rules import Rules
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
     from duplicate.core.scoring import ScoreBatches
 
@@ -74,19 +75,21 @@ def emit(
     from duplicate.io.write import encode, format_for, write_atomic
 
     refuse_overwriting_inputs(output, inputs)
-    if fmt is OutputFormat.table or (fmt is None and output is None and stdout_is_terminal()):
-        if check is not None:
-            check()
+    to_terminal = fmt is OutputFormat.table or (
+        fmt is None and output is None and stdout_is_terminal()
+    )
+    chosen = "table" if to_terminal else format_for(output, fmt.value if fmt else None)
+    streamed = chosen == "parquet" and output not in (None, "-") and _in_batches(table)
+    if check is not None and not streamed:
+        check()
+    if to_terminal:
         render_table(_whole(table), Console(highlight=False))
         return []
-    chosen = format_for(output, fmt.value if fmt is not None else None)
     notes = notes or {}
     meta = {"version": __version__, "rules": rules.to_toml(), **notes}
-    if chosen == "parquet" and output is not None and output != "-" and _in_batches(table):
-        written = [_stream_parquet(table, output, meta, check)]
+    if streamed and output is not None:
+        written = [_stream_parquet(cast("ScoreBatches", table), output, meta, check)]
     else:
-        if check is not None:
-            check()
         frame = _whole(table)
         data = encode(frame, chosen, kind, meta)
         if output is None or output == "-":
@@ -132,9 +135,18 @@ def _stream_parquet(
     from duplicate.io.write import atomic_path, to_arrow, write_parquet
 
     stop = threading.Event()
-    tables = (to_arrow(batch) for batch in batches if not stop.is_set())
+
+    def tables() -> Iterator[pa.Table]:
+        # Asked before each batch is made: after a failed check, no batch is computed.
+        pending = iter(batches)
+        while not stop.is_set():
+            batch = next(pending, None)
+            if batch is None:
+                return
+            yield to_arrow(batch)
+
     with atomic_path(output) as temp, ThreadPoolExecutor(max_workers=1) as pool:
-        writing = pool.submit(write_parquet, str(temp), tables, batches.nullable, meta)
+        writing = pool.submit(write_parquet, str(temp), tables(), batches.nullable, meta)
         try:
             if check is not None:
                 check()

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from duplicate.core.columns import header_map
 from duplicate.core.exact import IntArray
 from duplicate.core.results import Results
 from duplicate.errors import InvalidData, Problem
@@ -50,7 +51,7 @@ def parse_adjustments(
     raw: pd.DataFrame, source: str = "<adjustments>", first_row: int = 2
 ) -> Adjustments:
     """Validate an adjustments table; raise InvalidData listing every problem."""
-    columns = {str(c).strip().casefold(): c for c in raw.columns}
+    columns = header_map(raw)
     missing = [c for c in ("deal", "player", "kind", "reason") if c not in columns]
     if missing:
         raise InvalidData(

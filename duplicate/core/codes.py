@@ -24,9 +24,9 @@ HISTOGRAM_LIMIT = 1 << 26
 SMALL_RANGE = 1 << 16
 
 
-def dense_codes(values: pd.Series | np.ndarray, ordered: bool = True) -> tuple[IntArray, int]:
-    """Codes 0..k-1 for the distinct values and k; in the values' sort order if `ordered`."""
-    codes, k = _dense(values, ordered, compact=False)
+def dense_codes(values: pd.Series | np.ndarray) -> tuple[IntArray, int]:
+    """Codes 0..k-1 for the distinct values, in the values' sort order, and k."""
+    codes, k = _dense(values, compact=False)
     return cast("IntArray", codes), k
 
 
@@ -36,10 +36,10 @@ def compact_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int]:
     Rounds, deals, seats and tables take a byte or two a row instead of eight; combine
     widens them to int64 before any arithmetic.
     """
-    return _dense(values, ordered=True, compact=True)
+    return _dense(values, compact=True)
 
 
-def _dense(values: pd.Series | np.ndarray, ordered: bool, compact: bool) -> tuple[CodeArray, int]:
+def _dense(values: pd.Series | np.ndarray, compact: bool) -> tuple[CodeArray, int]:
     if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
         return _category_codes(values, compact)
     array = values.to_numpy() if isinstance(values, pd.Series) else values
@@ -56,7 +56,7 @@ def _dense(values: pd.Series | np.ndarray, ordered: bool, compact: bool) -> tupl
             k = int(present.sum())
             lookup = np.cumsum(present) - 1
             return lookup.astype(code_type(k) if compact else np.int64)[index], k
-    codes, uniques = pd.factorize(values, sort=ordered)
+    codes, uniques = pd.factorize(values, sort=True)
     k = len(uniques)
     return codes.astype(code_type(k) if compact else np.int64, copy=False), k
 
@@ -102,12 +102,12 @@ def _category_codes(values: pd.Series, compact: bool) -> tuple[CodeArray, int]:
     codes = values.cat.codes.to_numpy()
     if bool((codes < 0).any()):
         # Missing values: leave them to factorize, which gives them the code -1.
-        return _dense(values.astype(values.cat.categories.dtype), True, compact)
+        return _dense(values.astype(values.cat.categories.dtype), compact)
     categories = values.cat.categories.to_numpy()
     # Each category's place in sort order, then codes renumbered over those that occur.
     place = np.empty(len(categories), dtype=np.int64)
     place[np.argsort(categories, kind="stable")] = np.arange(len(categories))
-    return _dense(place[codes], True, compact)
+    return _dense(place[codes], compact)
 
 
 def combine(parts: list[tuple[CodeArray, int]]) -> tuple[CodeArray, int]:

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 REQUIRED = ("deal", "seat", "player", "score")
 # A file of raw outcomes (cards left, bids, huxi, ...) from which game scores are computed.
 RAW_REQUIRED = ("deal", "table", "seat", "player")
@@ -23,6 +29,16 @@ ALIASES: dict[str, tuple[str, ...]] = {
 _LOOKUP = {alias.casefold(): name for name, aliases in ALIASES.items() for alias in aliases}
 
 
+def compared(header: object) -> str:
+    """A header cell as headers are compared: trimmed, no byte-order mark, case-folded."""
+    return str(header).strip().lstrip("\ufeff").casefold()
+
+
 def canonical_name(header: str) -> str | None:
     """The spec's column name for a header cell, or None for a column we do not use."""
-    return _LOOKUP.get(header.strip().lstrip("\ufeff").casefold())
+    return _LOOKUP.get(compared(header))
+
+
+def header_map(frame: pd.DataFrame) -> dict[str, Hashable]:
+    """Each header as compared (see `compared`) -> the column's label in `frame`."""
+    return {compared(label): label for label in frame.columns}

@@ -15,6 +15,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from duplicate.core.columns import header_map
 from duplicate.core.robots import ROBOT_PREFIX
 from duplicate.core.seating import (
     SEATING_COLUMNS,
@@ -33,7 +34,7 @@ UNIT_SEPARATOR = " & "
 
 def parse_partners(raw: pd.DataFrame, source: str = "<partners>") -> dict[str, str]:
     """player -> partner, both ways, from a file with columns player, partner."""
-    columns = {str(c).strip().casefold(): c for c in raw.columns}
+    columns = header_map(raw)
     for alias, name in (("牌手", "player"), ("搭档", "partner"), ("同伴", "partner")):
         if alias in columns:
             columns.setdefault(name, columns[alias])

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from duplicate.core.columns import header_map
 from duplicate.core.exact import IntArray
 from duplicate.errors import InvalidData, Problem, UsageError
 
@@ -88,7 +89,7 @@ def load_scheme(name_or_path: str) -> Scheme:
 
 def game_points(games: pd.DataFrame, scheme: Scheme, source: str = "<games>") -> IntArray:
     """Each row's points under the scheme; rows that fit no rule are listed as problems."""
-    columns = {str(c).strip().casefold(): c for c in games.columns}
+    columns = header_map(games)
 
     def text(name: str) -> pd.Series:
         if name not in columns:
@@ -155,7 +156,7 @@ def _doudizhu_points(games: pd.DataFrame, source: str) -> IntArray:
     from duplicate.core.results import parse_results
     from duplicate.rules import Rules
 
-    columns = {str(c).strip().casefold(): c for c in games.columns}
+    columns = header_map(games)
     game = games[columns["game_id"]].astype("str")
     # Each game is a table of its own: a round of one deal, seats counted within the game.
     ids = pd.DataFrame(
@@ -173,7 +174,7 @@ def _doudizhu_points(games: pd.DataFrame, source: str) -> IntArray:
 
 def leaderboard(games: pd.DataFrame, scheme: Scheme, source: str = "<games>") -> pd.DataFrame:
     """Players by total points; equal totals: the player whose last game finished first."""
-    columns = {str(c).strip().casefold(): c for c in games.columns}
+    columns = header_map(games)
     missing = [c for c in ("player", "game_id", "finished_at") if c not in columns]
     if missing:
         raise InvalidData(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from duplicate.core.columns import header_map
 from duplicate.errors import InvalidData, Problem
 
 ACTIVE = {"", "active", "在赛", "正常"}
@@ -19,7 +20,7 @@ def parse_players(raw: pd.DataFrame, source: str = "<players>") -> pd.DataFrame:
     Returns player (text), status and a registration position (file order when the
     file has no `registered` column).
     """
-    columns = {str(c).strip().casefold(): c for c in raw.columns}
+    columns = header_map(raw)
     aliases = {"牌手": "player", "选手": "player", "状态": "status", "报名": "registered"}
     columns.update({aliases[k]: v for k, v in list(columns.items()) if k in aliases})
     if "player" not in columns:

@@ -241,10 +241,25 @@ def _integer_values(column: pd.Series) -> IntArray | None:
     Arrow's cast reads millions of cells in a fraction of a second, where the checks
     by regular expression take seconds; any other column goes the slow, exact way.
     """
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        return None
     text = _arrow_text(column)
-    if text is None or text.null_count:
+    return None if text is None else _cast_integers(text)
+
+
+def _plain_integers(column: pd.Series) -> IntArray | None:
+    """_integer_values, when every cell is also written as that integer plainly (no
+    sign +, no leading zero, no space, at most 18 digits): an identifier such as "007"
+    stays text."""
+    text = _arrow_text(column)
+    ints = None if text is None else _cast_integers(text)
+    if text is None or ints is None or not len(ints) or int(np.abs(ints).max()) >= 10**18:
+        return None
+    written = pc.cast(pa.array(ints), text.type)
+    return ints if bool(pc.all(pc.equal(written, text.combine_chunks())).as_py()) else None
+
+
+def _cast_integers(text: pa.ChunkedArray[Any]) -> IntArray | None:
+    """Arrow strings as int64 when every one reads as an integer, else None."""
+    if text.null_count:
         return None
     try:
         ints = pc.cast(text, pa.int64())
@@ -253,22 +268,11 @@ def _integer_values(column: pd.Series) -> IntArray | None:
     return np.asarray(ints.to_numpy(), dtype=np.int64)
 
 
-def _plain_integers(column: pd.Series) -> IntArray | None:
-    """_integer_values, when every cell is also written as that integer plainly (no
-    sign +, no leading zero, no space, at most 18 digits): an identifier such as "007"
-    stays text."""
-    ints = _integer_values(column)
-    if ints is None or not len(ints) or int(np.abs(ints).max()) >= 10**18:
-        return None
-    text = _arrow_text(column)
-    if text is None:
-        return None
-    written = pc.cast(pa.array(ints), text.type)
-    return ints if bool(pc.all(pc.equal(written, text.combine_chunks())).as_py()) else None
-
-
 def _arrow_text(column: pd.Series) -> pa.ChunkedArray[Any] | None:
-    """The Arrow strings behind a text column (no copy when it is Arrow-backed)."""
+    """The Arrow strings behind a text column (no copy when it is Arrow-backed).
+
+    None for any other column (numbers, categories).
+    """
     try:
         array = pa.array(column, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):

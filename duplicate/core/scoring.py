@@ -125,10 +125,12 @@ class ScoredItems:
         """The computed columns of `score` that miss a value on some row."""
         used = np.zeros(len(self.n), dtype=bool)
         used[self.row_item] = True
+        # n, mp and top are -1 together: on the items of rows left out of the comparison.
+        left_out = bool((self.n[used] < 0).any())
         missing = {
-            "n": bool((self.n[used] < 0).any()),
-            "mp": bool((self.mp[used] < 0).any()),
-            "top": bool((self.top[used] < 0).any()),
+            "n": left_out,
+            "mp": left_out,
+            "top": left_out,
             "mp_pct": bool((self.mp_pct_centi[used] < 0).any()),
             "deal_rank": bool((self.deal_rank[used] == 0).any())
             or (self.unranked is not None and bool(self.unranked.any())),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from duplicate.core.columns import header_map
 from duplicate.core.results import Results
 from duplicate.errors import Problem
 
@@ -15,7 +16,7 @@ def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> li
     compared as text, so 7 and "7" are the same player.
     """
     needed = {"round", "table", "seat", "player"}
-    columns = {str(c).strip().casefold(): c for c in seating.columns}
+    columns = header_map(seating)
     missing = sorted(needed - set(columns))
     if missing:
         return [

@@ -438,4 +438,4 @@ def _rank_counts(
     text: pa.Array = pc.binary_join(  # type: ignore[type-arg, assignment]
         pa.ListArray.from_arrays(offsets, pieces), " "
     )
-    return matrix, pd.Series(text.to_numpy(zero_copy_only=False), dtype="str")
+    return matrix, pd.Series(text, dtype="str")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from duplicate.core.adjustments import Adjustments
+from duplicate.core.columns import compared
 from duplicate.core.results import Results
 from duplicate.core.standings import standings
 from duplicate.rules import Rules
@@ -42,7 +43,7 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
 
     Players are matched by (section, player); rows come by player, then field order.
     """
-    published = published.rename(columns=lambda c: str(c).strip().casefold())
+    published = published.rename(columns=compared)
     if "section" not in published.columns:
         published = published.assign(section="")
     columns = [str(c) for c in recomputed.columns]

@@ -27,6 +27,8 @@ IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
 # Integer identifiers that mostly rise row by row: delta encoding stores them in almost
 # nothing, at a third of the cost of a dictionary.
 RISING_IDENTIFIERS = {"table", "player"}
+# Rows per Parquet row group (pyarrow's default), however a table arrives in parts.
+ROW_GROUP_ROWS = 1 << 20
 SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json"}
 _NEEDS_QUOTES = r'[",\r\n]'
 
@@ -177,9 +179,6 @@ def write_parquet(
         if writer is not None:
             writer.close()
     return rows
-
-
-ROW_GROUP_ROWS = 1 << 20
 
 
 def _parquet_schema(table: pa.Table, nullable: set[str], meta: dict[str, str]) -> pa.Schema:

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from duplicate.core.columns import header_map
 from duplicate.core.exact import IntArray
 from duplicate.core.results import Results
 from duplicate.errors import InvalidData, Problem
@@ -30,7 +31,7 @@ class RawColumns:
 
     def __post_init__(self) -> None:
         self.raw = self.raw.reset_index(drop=True)
-        self._names = {str(c).strip().casefold(): c for c in self.raw.columns}
+        self._names = header_map(self.raw)
         # The header each column was found under (say 剩余牌数 for cards_left).
         self._found: dict[str, object] = {}
 

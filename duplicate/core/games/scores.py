@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from duplicate.core.codes import sum_by
+from duplicate.core.columns import header_map
 from duplicate.core.exact import IntArray
 from duplicate.core.games.big2 import big2_scores
 from duplicate.core.games.raw import RawColumns
@@ -146,7 +147,7 @@ def scored_raw(
     from duplicate.errors import InvalidData, Problem
 
     computed = game_scores(results, raw, game, rules)
-    names = {str(c).strip().casefold(): c for c in raw.columns}
+    names = header_map(raw)
     score_column = names.get("score", names.get("得分"))
     if score_column is not None:
         given = results.frame["score_units"].to_numpy()

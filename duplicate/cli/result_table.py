@@ -38,9 +38,14 @@ from duplicate.cli.output import emit
 
 
 def result_table_command(
-    compute: str, kind: str, doc: str, on_dask: str | None = None
+    compute: str, kind: str, doc: str, on_dask: str | None = None, in_batches: bool = False
 ) -> Callable[..., None]:
-    """A command computing `compute` ("module:function", imported when run) on results."""
+    """A command computing `compute` ("module:function", imported when run) on results.
+
+    With `in_batches`, `compute` gives a table in batches (ScoreBatches): it is computed
+    before the seating checks, which then run while it is written (nothing is put in
+    place unless they pass).
+    """
 
     @reports_errors
     def command(
@@ -75,9 +80,6 @@ def result_table_command(
             # score has a row per result; standings on Dask never hold the results here.
             rows = len(table) if kind == "scores" else None
         else:
-            # A table in batches is computed before the seating checks, which then run
-            # while it is written (nothing is put in place unless they pass).
-            in_batches = kind == "scores"
             with working(f"reading {results}"):
                 data, corrections = read_inputs(
                     results, adjustments, encoding, rules.deal_scope, not in_batches

@@ -54,8 +54,13 @@ def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> li
         suffixes=("", "_published"),
         indicator="side",
     )
+    # Only the players who differ become messages: one pass over all, a loop over few.
+    moved = (merged["table"] != merged["table_published"]) | (
+        merged["seat"] != merged["seat_published"]
+    )
+    differing = merged[(merged["side"] != "both") | moved]
     problems: list[Problem] = []
-    for r in merged.to_dict("records"):
+    for r in differing.to_dict("records"):
         if r["side"] == "left_only":
             problems.append(
                 Problem(

@@ -9,7 +9,9 @@ import os
 import shutil
 import tempfile
 import tomllib
+from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from duplicate.errors import InputOutputError, UsageError
+from duplicate.io.parquet_footer import FileJoiner
 
 FORMATS = ("csv", "parquet", "json")
 IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
@@ -29,6 +32,8 @@ IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
 RISING_IDENTIFIERS = {"table", "player"}
 # Rows per Parquet row group (pyarrow's default), however a table arrives in parts.
 ROW_GROUP_ROWS = 1 << 20
+# Row groups encoded at once, each on its own thread (Arrow's encoder holds no lock).
+ENCODING_THREADS = max(1, min(4, os.cpu_count() or 1))
 SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json"}
 _NEEDS_QUOTES = r'[",\r\n]'
 
@@ -156,29 +161,66 @@ def write_parquet(
     1.0 s where pyarrow's defaults write 128 MB in 1.9 s. Row groups are cut
     every 2**20 rows whatever the tables' lengths, so the bytes do not depend on how
     the rows were split.
+
+    Arrow encodes a file on one thread; here each row group is encoded as a file of its
+    own, on ENCODING_THREADS threads, and the files are joined in order (0.5 s instead
+    of 1.0 s on two cores). The bytes are those one writer would write.
     """
-    writer: pq.ParquetWriter | None = None
-    rows = pending_rows = 0
-    pending: list[pa.Table] = []
-    try:
-        for table in tables:
-            if writer is None:
-                schema = _parquet_schema(table, nullable, meta)
-                writer = pq.ParquetWriter(sink, schema, **_parquet_options(schema))
-            pending.append(pa.Table.from_arrays(table.columns, schema=schema))
-            pending_rows += len(table)
-            rows += len(table)
-            if pending_rows >= ROW_GROUP_ROWS:
-                whole = pa.concat_tables(pending)
-                cut = pending_rows // ROW_GROUP_ROWS * ROW_GROUP_ROWS
-                writer.write_table(whole.slice(0, cut), row_group_size=ROW_GROUP_ROWS)
-                pending, pending_rows = [whole.slice(cut)], pending_rows - cut
-        if writer is not None and (pending_rows or not rows):
-            writer.write_table(pa.concat_tables(pending), row_group_size=ROW_GROUP_ROWS)
-    finally:
-        if writer is not None:
-            writer.close()
+    rows = groups = 0
+    joiner = FileJoiner()
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(sink, "wb")) if isinstance(sink, str) else sink
+        pool = stack.enter_context(ThreadPoolExecutor(max_workers=ENCODING_THREADS))
+        # At most one row group per thread waits or is encoded: memory stays bounded.
+        encoding: deque[Future[pa.Buffer]] = deque()
+
+        def write_oldest() -> None:
+            for piece in joiner.add(memoryview(encoding.popleft().result())):
+                out.write(piece)
+
+        for group in _row_groups(tables, nullable, meta):
+            rows, groups = rows + len(group), groups + 1
+            if len(encoding) >= ENCODING_THREADS:
+                write_oldest()
+            encoding.append(pool.submit(_encoded, group))
+        while encoding:
+            write_oldest()
+        if groups:
+            for piece in joiner.end():
+                out.write(piece)
     return rows
+
+
+def _row_groups(
+    tables: Iterable[pa.Table], nullable: set[str], meta: dict[str, str]
+) -> Iterator[pa.Table]:
+    """The tables cut into row groups of ROW_GROUP_ROWS rows (the last may be shorter),
+    with the file's schema; one empty table if every table is empty."""
+    schema: pa.Schema | None = None
+    pending: list[pa.Table] = []
+    pending_rows = rows = 0
+    for table in tables:
+        if schema is None:
+            schema = _parquet_schema(table, nullable, meta)
+        pending.append(pa.Table.from_arrays(table.columns, schema=schema))
+        pending_rows += len(table)
+        rows += len(table)
+        if pending_rows >= ROW_GROUP_ROWS:
+            whole = pa.concat_tables(pending)
+            for start in range(0, pending_rows - ROW_GROUP_ROWS + 1, ROW_GROUP_ROWS):
+                yield whole.slice(start, ROW_GROUP_ROWS)
+            cut = pending_rows // ROW_GROUP_ROWS * ROW_GROUP_ROWS
+            pending, pending_rows = [whole.slice(cut)], pending_rows - cut
+    if schema is not None and (pending_rows or not rows):
+        yield pa.concat_tables(pending)
+
+
+def _encoded(table: pa.Table) -> pa.Buffer:
+    """The table as a Parquet file of its own (one row group), in memory."""
+    sink = pa.BufferOutputStream()
+    with pq.ParquetWriter(sink, table.schema, **_parquet_options(table.schema)) as writer:
+        writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
+    return sink.getvalue()
 
 
 def _parquet_schema(table: pa.Table, nullable: set[str], meta: dict[str, str]) -> pa.Schema:

@@ -51,6 +51,23 @@ def test_batches_make_up_the_score_table(case: Path, batch_rows: int, shuffled: 
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("batch_rows", [1, 5, 1000])
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_arrow_batches_are_the_pandas_batches_converted(
+    case: Path, batch_rows: int, shuffled: bool
+) -> None:
+    results, rules, adjustments = inputs(case, shuffled)
+    frames = score_batches(results, rules, adjustments, batch_rows)  # type: ignore[arg-type]
+    tables = score_batches(results, rules, adjustments, batch_rows)  # type: ignore[arg-type]
+    converted = [to_arrow(frame) for frame in frames]
+    made = list(tables.tables())
+    assert len(made) == len(converted)
+    for ours, theirs in zip(made, converted, strict=True):
+        assert ours.schema.equals(theirs.schema)
+        assert ours.equals(theirs)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_streamed_parquet_is_the_same_file(
     case: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -60,7 +77,7 @@ def test_streamed_parquet_is_the_same_file(
     whole = parquet_bytes(to_arrow(duplicate.score(results, rules, adjustments)), META)  # type: ignore[arg-type]
     batches = score_batches(results, rules, adjustments, batch_rows=3)  # type: ignore[arg-type]
     streamed = tmp_path / "streamed.parquet"
-    rows = write_parquet(str(streamed), map(to_arrow, batches), batches.nullable, META)
+    rows = write_parquet(str(streamed), batches.tables(), batches.nullable, META)
     assert rows == len(results.frame)
     assert streamed.read_bytes() == whole
     # Each declared column really has no missing value (else the file would lie).

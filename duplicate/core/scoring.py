@@ -13,7 +13,14 @@ import pyarrow as pa
 
 from duplicate.core.adjustments import Adjustments, match_adjustments
 from duplicate.core.codes import combine, combine_values, dense_codes
-from duplicate.core.exact import IntArray, decimal_series, div_half_up, int_series, null_text
+from duplicate.core.exact import (
+    IntArray,
+    decimal_array,
+    decimal_series,
+    div_half_up,
+    int_series,
+    null_text,
+)
 from duplicate.core.kernel import cells, weighted_ranks
 from duplicate.core.results import Results, parse_results
 from duplicate.core.robots import is_robot
@@ -280,14 +287,23 @@ class ScoreBatches:
     """The table `score` gives, as consecutive batches of rows (all of it, in order).
 
     `nullable` names the columns that miss a value on some row of any batch, so that a
-    writer can declare the whole table's schema before the first batch.
+    writer can declare the whole table's schema before the first batch. `arrow` gives
+    the same batches as Arrow tables (what pa.Table.from_pandas makes of them), built
+    without pandas; a consumer reads one or the other.
     """
 
     batches: Iterator[pd.DataFrame]
     nullable: set[str]
+    arrow: Iterator[pa.Table] | None = None
 
     def __iter__(self) -> Iterator[pd.DataFrame]:
         return self.batches
+
+    def tables(self) -> Iterator[pa.Table]:
+        """The batches as Arrow tables."""
+        if self.arrow is not None:
+            return self.arrow
+        return (pa.Table.from_pandas(batch, preserve_index=False) for batch in self.batches)
 
     def to_frame(self) -> pd.DataFrame:
         """The batches as one table (what `score` returns)."""
@@ -321,20 +337,92 @@ def score_batches(
     nullable |= {"seconds"} if not results.has_seconds else set()
     n_rows = len(results.frame)
     step = n_rows if batch_rows is None else max(batch_rows, 1)
+    bounds = [(start, min(n_rows, start + step)) for start in range(0, n_rows, step)]
 
-    def batches() -> Iterator[pd.DataFrame]:
-        for start in range(0, n_rows, step):
-            stop = min(n_rows, start + step)
-            rows = slice(start, stop) if order is None else order[start:stop]
-            part = results.frame.iloc[rows]
-            scored = pd.DataFrame(
-                {**{c: part[c] for c in part.columns}, **items.columns(rows)},
-                index=part.index,
-                copy=False,
+    def rows_of(start: int, stop: int) -> IntArray | slice:
+        return slice(start, stop) if order is None else order[start:stop]
+
+    def frame(rows: IntArray | slice) -> pd.DataFrame:
+        part = results.frame.iloc[rows]
+        scored = pd.DataFrame(
+            {**{c: part[c] for c in part.columns}, **items.columns(rows)},
+            index=part.index,
+            copy=False,
+        )
+        return format_scores(scored, results)
+
+    def tables() -> Iterator[pa.Table]:
+        # The Arrow types the pandas batches convert to, from one row made that way.
+        schema = pa.Table.from_pandas(frame(rows_of(0, 1)), preserve_index=False).schema
+        identifiers = {
+            name: pa.Array.from_pandas(results.frame[name])
+            for name in ("section", "deal", "table", "seat", "player")
+            if name != "table" or results.has_table
+        }
+        for start, stop in bounds:
+            rows = rows_of(start, stop)
+            columns = score_arrays(results, items, rows, identifiers, nullable)
+            yield pa.Table.from_arrays(
+                [_as_type(columns[name], schema.field(name).type) for name in schema.names],
+                schema=schema,
             )
-            yield format_scores(scored, results)
 
-    return ScoreBatches(batches(), nullable)
+    return ScoreBatches((frame(rows_of(start, stop)) for start, stop in bounds), nullable, tables())
+
+
+def score_arrays(
+    results: Results,
+    items: ScoredItems,
+    rows: IntArray | slice,
+    identifiers: dict[str, pa.Array[Any]],
+    nullable: set[str],
+) -> dict[str, pa.Array[Any]]:
+    """The columns of `score` for `rows`, as Arrow arrays (format_scores, without pandas).
+
+    `identifiers` are the results' identifier columns as Arrow arrays; masks are made
+    only for the columns in `nullable`.
+    """
+    frame = results.frame
+    n = len(items.row_item[rows])
+
+    def picked(values: pa.Array[Any]) -> pa.Array[Any]:
+        return values[rows] if isinstance(rows, slice) else values.take(rows)
+
+    numbers = items.columns(
+        rows, ("n", "mp", "top", "mp_pct_centi", "deal_rank", "points", "adjustment")
+    )
+
+    def missing(name: str, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_] | None:
+        return mask if name in nullable else None
+
+    left_out = numbers["n"] < 0
+    unranked = numbers["deal_rank"] == 0
+    seconds = frame["seconds_units"].to_numpy()[rows] if results.has_seconds else None
+    return {
+        **{name: picked(values) for name, values in identifiers.items()},
+        **({} if results.has_table else {"table": pa.nulls(n, pa.string())}),
+        "round": pa.array(frame["round"].to_numpy()[rows]),
+        "score": decimal_array(frame["score_units"].to_numpy()[rows], results.score_scale),
+        "seconds": decimal_array(
+            np.zeros(n, dtype=np.int64), results.seconds_scale, np.ones(n, dtype=bool)
+        )
+        if seconds is None
+        else decimal_array(seconds, results.seconds_scale),
+        **{
+            name: pa.array(numbers[name], mask=missing(name, left_out))
+            for name in ("n", "mp", "top")
+        },
+        "mp_pct": decimal_array(
+            numbers["mp_pct_centi"], 2, missing("mp_pct", numbers["mp_pct_centi"] < 0)
+        ),
+        "deal_rank": pa.array(numbers["deal_rank"], mask=missing("deal_rank", unranked)),
+        "rank_points": decimal_array(numbers["points"], 2, missing("rank_points", unranked)),
+        "adjustment": pa.array(numbers["adjustment"]),
+    }
+
+
+def _as_type(values: pa.Array[Any], kind: pa.DataType) -> pa.Array[Any]:
+    return values if values.type == kind else values.cast(kind)
 
 
 def canonical_order(results: Results) -> IntArray | None:

@@ -167,13 +167,16 @@ def read_inputs(
 
     from duplicate.io.read import is_parquet, read_adjustments, read_results
 
-    # Arrow's default allocator keeps freed memory for its own reuse, and the tables read
-    # here are freed as soon as they become numpy columns: with the system's allocator,
-    # a 10M-row file's Arrow copy goes back to the system instead of raising peak memory.
-    pa.set_memory_pool(pa.system_memory_pool())
-
+    parquet = is_parquet(results)
+    if not parquet:
+        # Arrow's default allocator keeps freed memory for its own reuse. A CSV file's
+        # text columns are freed as soon as they become numbers: the system's allocator
+        # gives them back instead (at 10M rows, 0.8 s faster than Arrow's). A Parquet
+        # file is read a row group at a time, and there reuse is what helps: each row
+        # group's buffers land in memory already touched (0.36 GB less at 10M rows).
+        pa.set_memory_pool(pa.system_memory_pool())
     data = read_results(results, encoding, deal_scope, check_structure)
-    if not is_parquet(results):
+    if not parquet:
         # Millions of CSV cells were text, freed now that they are numbers; the C
         # allocator keeps such memory unless asked, and it would count twice at the peak.
         release_freed_memory()

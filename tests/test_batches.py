@@ -143,3 +143,42 @@ def test_a_failed_streamed_write_leaves_nothing(
     assert "No space left on device" in result.stderr
     assert "Traceback" not in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_codes_are_computed_once_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seating checks and the scoring share a Results on two threads."""
+    import threading
+
+    from duplicate.core import results as results_module
+
+    import dataclasses
+
+    parsed, _, _ = inputs(CASES[0])
+    results = dataclasses.replace(parsed, frame=parsed.frame)  # nothing cached yet
+    calls: list[str] = []
+    slow = threading.Event()
+    original = results_module.compact_codes
+
+    def counted(column: pd.Series) -> tuple[object, int]:
+        calls.append(str(column.name))
+        slow.wait(0.2)  # long enough for the other thread to ask meanwhile
+        return original(column)  # type: ignore[return-value]
+
+    monkeypatch.setattr(results_module, "compact_codes", counted)
+    threads = [threading.Thread(target=results.key, args=("deal", "seat")) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(calls) == ["deal", "seat"]
+
+
+def test_results_travel_to_other_processes_with_their_codes() -> None:
+    import pickle
+
+    results, _, _ = inputs(CASES[0])
+    codes = results.codes("player")
+    copy = pickle.loads(pickle.dumps(results))
+    assert copy.frame.equals(results.frame)
+    assert (copy.codes("player")[0] == codes[0]).all()
+    copy.key("deal", "seat")  # its lock works again after the journey

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import importlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from duplicate.cli.common import (
@@ -42,9 +42,9 @@ def result_table_command(
 ) -> Callable[..., None]:
     """A command computing `compute` ("module:function", imported when run) on results.
 
-    With `in_batches`, `compute` gives a table in batches (ScoreBatches): it is computed
-    before the seating checks, which then run while it is written (nothing is put in
-    place unless they pass).
+    With `in_batches`, `compute` gives a table in batches (ScoreBatches): the seating
+    checks run alongside its computing and writing (nothing is put in place unless
+    they pass).
     """
 
     @reports_errors
@@ -73,32 +73,36 @@ def result_table_command(
             rules_file, tie_ranking, deal_scope, rank_factors, rank_base, method
         )
         check: Callable[[], None] | None = None
-        if engine is Engine.dask:
-            corrections = read_adjustments(adjustments, encoding) if adjustments else None
-            with working(f"computing {kind} on Dask"):
-                table = run_on_dask(on_dask, results, encoding, rules, corrections, scheduler)
-            # score has a row per result; standings on Dask never hold the results here.
-            rows = len(table) if kind == "scores" else None
-        else:
-            with working(f"reading {results}"):
-                data, corrections = read_inputs(
-                    results, adjustments, encoding, rules.deal_scope, not in_batches
-                )
-            check = functools.partial(check_results, data) if in_batches else None
-            with working(f"computing {kind}"):
-                table = computed(run, data, rules, corrections, check)
-            rows = len(data.frame)
-        inputs = [results] + ([adjustments] if adjustments else [])
-        refuse_overwriting_inputs(manifest, inputs)
-        written = emit(
-            table,
-            output=output,
-            fmt=fmt,
-            rules=rules,
-            kind=kind,
-            inputs=inputs,
-            check=check,
-        )
+        # The seating checks run on a thread of their own (numpy lets go of Python's
+        # lock in long array operations) while the table is computed and written.
+        background = ThreadPoolExecutor(max_workers=1)
+        with background:
+            if engine is Engine.dask:
+                corrections = read_adjustments(adjustments, encoding) if adjustments else None
+                with working(f"computing {kind} on Dask"):
+                    table = run_on_dask(on_dask, results, encoding, rules, corrections, scheduler)
+                # score has a row per result; standings on Dask never hold the results.
+                rows = len(table) if kind == "scores" else None
+            else:
+                with working(f"reading {results}"):
+                    data, corrections = read_inputs(
+                        results, adjustments, encoding, rules.deal_scope, not in_batches
+                    )
+                check = background.submit(check_results, data).result if in_batches else None
+                with working(f"computing {kind}"):
+                    table = computed(run, data, rules, corrections, check)
+                rows = len(data.frame)
+            inputs = [results] + ([adjustments] if adjustments else [])
+            refuse_overwriting_inputs(manifest, inputs)
+            written = emit(
+                table,
+                output=output,
+                fmt=fmt,
+                rules=rules,
+                kind=kind,
+                inputs=inputs,
+                check=check,
+            )
         if manifest is not None:
             write_manifest(
                 manifest,

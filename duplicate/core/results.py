@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,12 +48,27 @@ class Results:
         default_factory=dict, init=False, compare=False, repr=False
     )
 
+    # Checks and scoring may run on two threads: each code is still computed once.
+    _computing: threading.RLock = field(
+        default_factory=threading.RLock, init=False, compare=False, repr=False
+    )
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Sent to other processes (Dask's workers) without its lock, which cannot be.
+        state = self.__dict__.copy()
+        del state["_computing"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _computing=threading.RLock())
+
     def key(self, *columns: str) -> tuple[CodeArray, int]:
         """The combined codes of several columns (see codes.combine), computed once."""
-        if columns not in self._keys:
-            # Compact, like the codes: combine widens it again before arithmetic.
-            self._keys[columns] = combine([self.codes(c) for c in columns])
-        return self._keys[columns]
+        with self._computing:
+            if columns not in self._keys:
+                # Compact, like the codes: combine widens it again before arithmetic.
+                self._keys[columns] = combine([self.codes(c) for c in columns])
+            return self._keys[columns]
 
     def dense_key(self, *columns: str) -> tuple[CodeArray, int]:
         """Dense codes 0..k-1 of the combinations of `columns` that occur, and k.
@@ -70,9 +86,10 @@ class Results:
 
         Compact (int8 for seats, int32 for players...): combine them before arithmetic.
         """
-        if column not in self._codes:
-            self._codes[column] = compact_codes(self.frame[column])
-        return self._codes[column]
+        with self._computing:
+            if column not in self._codes:
+                self._codes[column] = compact_codes(self.frame[column])
+            return self._codes[column]
 
 
 def parse_results(

@@ -147,11 +147,10 @@ def test_a_failed_streamed_write_leaves_nothing(
 
 def test_codes_are_computed_once_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """The seating checks and the scoring share a Results on two threads."""
+    import dataclasses
     import threading
 
     from duplicate.core import results as results_module
-
-    import dataclasses
 
     parsed, _, _ = inputs(CASES[0])
     results = dataclasses.replace(parsed, frame=parsed.frame)  # nothing cached yet

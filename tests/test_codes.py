@@ -71,3 +71,18 @@ def test_rows_in_order_need_no_sort(
     assert (order is None) == in_order
     if order is not None:
         assert [key[i] for i in order] == sorted(key)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    keys=st.lists(st.integers(0, 30), max_size=30),
+    ordered=st.booleans(),
+    histogram=st.booleans(),
+)
+def test_repeats_are_found_in_any_order(keys: list[int], ordered: bool, histogram: bool) -> None:
+    import duplicate.core.codes as codes
+
+    values = np.array(sorted(keys) if ordered else keys, dtype=np.int64)
+    # Both ways of counting: a table of counts, or a sort (keys too many for a table).
+    size = 31 if histogram else codes.HISTOGRAM_LIMIT + 1
+    assert codes.has_repeats(values, size) == (len(set(keys)) < len(keys))

@@ -131,15 +131,12 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
     if varying_keys(*deal, section_round[0]).any():
         # A deal id played in more than one round (deal scope "event").
         return False
-    per_seat = np.bincount(
-        combine([deal, (tables, n_tables), (seats, n_seats)])[0],
-        minlength=deal[1] * n_tables * n_seats,
-    )
-    if bool((per_seat > 1).any()):
+    deal_table = combine([deal, (tables, n_tables)])
+    if has_repeats(*combine([deal_table, (seats, n_seats)])):
         return False
-    # Players per (deal, table) where the table played the deal; one count per table
-    # of a round, or the table's size varies.
-    players = per_seat.reshape(deal[1] * n_tables, n_seats).sum(axis=1)
+    # Players per (deal, table) where the table played the deal (no seat is shared);
+    # one count per table of a round, or the table's size varies.
+    players = np.bincount(deal_table[0], minlength=deal_table[1])
     played = np.flatnonzero(players)
     round_of_deal = np.zeros(deal[1], dtype=np.int64)
     round_of_deal[deal[0]] = section_round[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import tomllib
 from decimal import Decimal
 from pathlib import Path
@@ -277,3 +278,25 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) 
     assert players == ['"\'-cmd"', '"-5"', '"\'=HYPERLINK(""x"")"', '"\'@SUM(A1)"']
     document = json.loads(run("standings", str(path), "--format", "json")[1])
     assert [r["player"] for r in document["standings"]][2] == '=HYPERLINK("x")'
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "0"), ("1", "1")])
+def test_the_command_asks_numpy_for_small_pages_unless_told(
+    monkeypatch: pytest.MonkeyPatch, given: str | None, expected: str
+) -> None:
+    import signal
+
+    import duplicate.cli as cli
+
+    if given is None:
+        monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
+    else:
+        monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", given)
+    seen: list[str | None] = []
+    monkeypatch.setattr(cli, "app", lambda: seen.append(os.environ.get("NUMPY_MADVISE_HUGEPAGE")))
+    previous = signal.getsignal(signal.SIGPIPE)
+    try:
+        cli.main()
+    finally:
+        signal.signal(signal.SIGPIPE, previous)
+    assert seen == [expected]

@@ -163,11 +163,25 @@ def run_once(args: list[str]) -> tuple[float, float]:
 
 def timed(label: str, args: list[str], repeat: int) -> float:
     """The best of `repeat` runs (the machine's noise only ever adds time)."""
-    runs = [run_once(args) for _ in range(repeat)]
-    seconds = min(t for t, _ in runs)
-    peak = max(m for _, m in runs)
-    print(f"{label:<46} {seconds:7.2f} s   peak {peak:,.0f} MiB", flush=True)
-    return seconds
+    return timed_in_turn([(label, args)], repeat)[0]
+
+
+def timed_in_turn(jobs: list[tuple[str, list[str]]], repeat: int) -> list[float]:
+    """Each job's best of `repeat` runs, the jobs taking turns.
+
+    A virtual machine's speed drifts over minutes (memory, neighbours): jobs compared
+    with each other run in turn, so that each meets the same drift.
+    """
+    runs: list[list[tuple[float, float]]] = [[] for _ in jobs]
+    for _ in range(repeat):
+        for (_, args), times in zip(jobs, runs, strict=True):
+            times.append(run_once(args))
+    best = []
+    for (label, _), times in zip(jobs, runs, strict=True):
+        seconds, peak = min(t for t, _ in times), max(m for _, m in times)
+        print(f"{label:<46} {seconds:7.2f} s   peak {peak:,.0f} MiB", flush=True)
+        best.append(seconds)
+    return best
 
 
 def main() -> None:
@@ -198,10 +212,17 @@ def main() -> None:
     timed("duplicate --help", [*tool, "--help"], n)
     timed("score, CSV in, Parquet out", [*tool, "score", str(csv), "-o", str(out / "s.parquet")], n)
     score_parquet = [*tool, "score", str(parquet), "-o", str(out / "s.parquet")]
-    ours = timed("score, Parquet in, Parquet out", score_parquet, n)
     duckdb = duckdb_command(parquet, out / "duckdb.parquet")
-    if duckdb is not None:
-        theirs = timed("DuckDB SQL, the same scores, Parquet to Parquet", duckdb, n)
+    if duckdb is None:
+        ours = timed("score, Parquet in, Parquet out", score_parquet, n)
+    else:
+        ours, theirs = timed_in_turn(
+            [
+                ("score, Parquet in, Parquet out", score_parquet),
+                ("DuckDB SQL, the same scores, Parquet to Parquet", duckdb),
+            ],
+            n,
+        )
         compared = [*here, "--compare", str(out / "s.parquet"), str(out / "duckdb.parquet")]
         agree = subprocess.run(compared).returncode == 0
         print(

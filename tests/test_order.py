@@ -62,10 +62,30 @@ def test_rank_matrix_rows_are_each_players_ranks_best_first(
     """Players with different numbers of ranked deals are padded past the worst rank."""
     pairs = [(p, r, c) for p, ranks in enumerate(counts) for r, c in sorted(ranks.items())]
     player, rank, count = (np.array([t[i] for t in pairs], dtype=np.int64) for i in range(3))
-    matrix, text = standings._rank_counts(player, rank, count, len(counts))
+    matrix = standings._rank_rows(player, rank, count, len(counts))
+    text = standings._rank_text(player, rank, count, len(counts))
     width = max((sum(ranks.values()) for ranks in counts), default=0)
     pad = max((r for r, _ in (t[1:] for t in pairs)), default=0) + 1
     for p, ranks in enumerate(counts):
         listed = [r for r, c in sorted(ranks.items()) for _ in range(c)]
         assert matrix[p].tolist() == listed + [pad] * (width - len(listed))
         assert text[p] == " ".join(f"{r}:{c}" for r, c in sorted(ranks.items()))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_rank_rows_counted_in_a_table_are_those_made_from_the_pairs(case: Path) -> None:
+    """The sorted table of ranks serves as the rank rows: the same as rebuilt from pairs."""
+    from duplicate.core.scoring import score_rows
+    from tests.test_batches import inputs
+
+    results, rules, adjustments = inputs(case)
+    if rules.method != "matchpoints":
+        pytest.skip("standard points have no deal ranks")
+    scored = score_rows(results, rules, adjustments, standings.STATS_NUMBERS)  # type: ignore[arg-type]
+    stats = standings.player_stats(scored, results)
+    assert stats.rank_rows is not None
+    pairs = stats.ranks
+    player, rank, count = (pairs[c].to_numpy() for c in ("player", "rank", "count"))
+    rebuilt = standings._rank_rows(player, rank, count, len(stats.players))
+    assert stats.rank_rows.tolist() == rebuilt.tolist()
+    assert stats.without_rank_rows().rank_rows is None

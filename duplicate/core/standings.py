@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 from duplicate.core.adjustments import Adjustments
 from duplicate.core.codes import (
     HISTOGRAM_LIMIT,
+    code_type,
     combine,
     dense_codes,
     first_rows,
@@ -94,6 +95,14 @@ class PlayerStats:
     players: pd.DataFrame
     ranks: pd.DataFrame
     beaten: pd.DataFrame
+    # Each player's deal ranks, best first, padded past the worst rank (the rows
+    # rank_counts compares), when the ranks were counted in a table; parts reduced
+    # together have none, and the rows are made again from `ranks`.
+    rank_rows: CodeArray | None = None
+
+    def without_rank_rows(self) -> PlayerStats:
+        """The statistics as reduced across parts (the rank rows are not sent)."""
+        return PlayerStats(self.players, self.ranks, self.beaten)
 
 
 PLAYER_KEYS = ["section", "player"]
@@ -136,7 +145,7 @@ def player_stats(rows: pd.DataFrame, results: Results) -> PlayerStats:
         }
     )
     deal = own(results.dense_key("section", "round", "deal"))
-    ranks = _rank_pairs(rows["deal_rank"].to_numpy(), (player, n), deal)
+    ranks, rank_rows = _rank_pairs(rows["deal_rank"].to_numpy(), (player, n), deal)
     beaten = (
         _beaten_pairs(
             rows["score_units"].to_numpy(),
@@ -147,31 +156,35 @@ def player_stats(rows: pd.DataFrame, results: Results) -> PlayerStats:
         if results.has_table
         else pd.DataFrame({"player": np.zeros(0, np.int64), "opponent": np.zeros(0, np.int64)})
     )
-    return PlayerStats(players, ranks, beaten)
+    return PlayerStats(players, ranks, beaten, rank_rows)
 
 
 def _rank_pairs(
     rank: IntArray, players: tuple[CodeArray, int], deals: tuple[CodeArray, int]
-) -> pd.DataFrame:
-    """(player, rank, count) of each player's ranked deals, by player then rank.
+) -> tuple[pd.DataFrame, CodeArray | None]:
+    """(player, rank, count) of each player's ranked deals, by player then rank; and
+    the rank rows (see PlayerStats) when they were made on the way.
 
     A player has one result per (section, round, deal): when a table of players by
     deals fits, each player's ranks are put in their row, sorted along it, and counted
-    in runs, with no sort of all the results. Otherwise the (player, rank) pairs are
-    sorted and counted.
+    in runs, with no sort of all the results; the sorted table is the rank rows.
+    Otherwise the (player, rank) pairs are sorted and counted.
     """
     (player, n), (deal, n_deals) = players, deals
     # A void result has no rank (0) and counts for no place.
     ranked = rank > 0
     if not ranked.all():
         player, deal, rank = player[ranked], deal[ranked], rank[ranked]
+    rows: CodeArray | None = None
     if n * n_deals > HISTOGRAM_LIMIT:
         width = int(rank.max(initial=0)) + 1
         cell, count = np.unique(player.astype(np.int64) * width + rank, return_counts=True)
         who, what = cell // width, cell % width
     else:
-        # Unranked or unplayed deals hold 0, which sorts first and is dropped below.
-        table = np.zeros((n, n_deals), dtype=np.int64)
+        # Unranked or unplayed deals hold the padding, worse than any rank: it sorts
+        # last, and is dropped from the pairs below.
+        padding = int(rank.max(initial=0)) + 1
+        table = np.full((n, n_deals), padding, dtype=code_type(padding + 1))
         table[player, deal] = rank
         table.sort(axis=1)
         flat = table.ravel()
@@ -179,10 +192,15 @@ def _rank_pairs(
         new_run[1:] = flat[1:] != flat[:-1]
         new_run[:: max(n_deals, 1)] = True  # each player's row starts a run
         starts = np.flatnonzero(new_run)
-        count = np.diff(np.append(starts, len(flat)))
-        keep = flat[starts] > 0
-        who, what, count = starts[keep] // max(n_deals, 1), flat[starts[keep]], count[keep]
-    return pd.DataFrame(
+        count = np.diff(starts, append=len(flat))
+        what = flat[starts]
+        keep = what < padding
+        if not keep.all():  # every deal ranked for everyone: nothing to drop
+            starts, what, count = starts[keep], what[keep], count[keep]
+        who = starts // max(n_deals, 1)
+        # As wide as the most ranked deals any player has (rank_counts' rows).
+        rows = table[:, : int(np.bincount(player, minlength=1).max())]
+    pairs = pd.DataFrame(
         {
             "player": np.asarray(who, dtype=np.int64),
             "rank": np.asarray(what, dtype=np.int64),
@@ -190,6 +208,7 @@ def _rank_pairs(
         },
         copy=False,
     )
+    return pairs, rows
 
 
 def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
@@ -261,12 +280,14 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
     who = stats.ranks["player"].to_numpy(dtype=np.int64)
     rank = stats.ranks["rank"].to_numpy(dtype=np.int64)
     counts = stats.ranks["count"].to_numpy(dtype=np.int64)
-    key = who * (int(rank.max(initial=0)) + 1) + rank
-    if not bool((key[1:] > key[:-1]).all()):  # merged parts; one part comes sorted
-        order = np.argsort(key, kind="stable")
-        who, rank, counts = who[order], rank[order], counts[order]
-    rank_matrix, rank_text = _rank_counts(who, rank, counts, n_players)
-    out["rank_counts"] = rank_text
+    rank_matrix = stats.rank_rows
+    if rank_matrix is None:
+        key = who * (int(rank.max(initial=0)) + 1) + rank
+        if not bool((key[1:] > key[:-1]).all()):  # merged parts come in any order
+            order = np.argsort(key, kind="stable")
+            who, rank, counts = who[order], rank[order], counts[order]
+        rank_matrix = _rank_rows(who, rank, counts, n_players)
+    out["rank_counts"] = _rank_text(who, rank, counts, n_players)
 
     seconds_keys: dict[str, SortKeys] = {}
     if results.has_seconds:
@@ -402,28 +423,31 @@ def _beaten_pairs(
     )
 
 
-def _rank_counts(
-    player: IntArray, rank: IntArray, count: IntArray, n_players: int
-) -> tuple[IntArray, pd.Series]:
+def _rank_rows(player: IntArray, rank: IntArray, count: IntArray, n_players: int) -> IntArray:
     """From (player, rank, count) sorted by player then rank: each player's deal ranks,
-    best first and padded past the worst rank, and the same as text.
+    best first and padded past the worst rank.
 
     Comparing these rows lexicographically is comparing the counts of 1sts, then 2nds, ...:
     at the first position two sorted rows differ, the one with the smaller rank has more
     of that rank and the same number of every better one. The padding makes a missing
-    deal count as worse than any rank. The text reads "1:2 3:1" (two 1sts, one 3rd).
+    deal count as worse than any rank.
     """
     deals = np.bincount(player, weights=count, minlength=n_players).astype(np.int64)
     width = int(deals.max()) if n_players else 0
     ranks_in_order = np.repeat(rank, count)
     if bool((deals == width).all()):
         # Every player has as many ranked deals: the ranks in order are the rows.
-        matrix = ranks_in_order.reshape(n_players, width)
-    else:
-        start = np.cumsum(deals) - deals
-        p = np.repeat(player, count)
-        matrix = np.full((n_players, width), int(rank.max(initial=0)) + 1, dtype=np.int64)
-        matrix[p, np.arange(len(p)) - start[p]] = ranks_in_order
+        return ranks_in_order.reshape(n_players, width)
+    start = np.cumsum(deals) - deals
+    p = np.repeat(player, count)
+    matrix = np.full((n_players, width), int(rank.max(initial=0)) + 1, dtype=np.int64)
+    matrix[p, np.arange(len(p)) - start[p]] = ranks_in_order
+    return matrix
+
+
+def _rank_text(player: IntArray, rank: IntArray, count: IntArray, n_players: int) -> pd.Series:
+    """Each player's deal ranks as text, from (player, rank, count) sorted by player then
+    rank: "1:2 3:1" is two 1sts and one 3rd."""
     # Each distinct "rank:count" is written once, then picked for every pair (a field
     # of 400,000 players has millions of pairs but far fewer distinct ones).
     pair, n_pairs = dense_codes(rank * (int(count.max(initial=0)) + 1) + count)
@@ -438,4 +462,4 @@ def _rank_counts(
     text: pa.Array = pc.binary_join(  # type: ignore[type-arg, assignment]
         pa.ListArray.from_arrays(offsets, pieces), " "
     )
-    return matrix, pd.Series(text, dtype="str")
+    return pd.Series(text, dtype="str")

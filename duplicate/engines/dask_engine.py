@@ -71,7 +71,7 @@ def _stats_partition(
     done = _score_partition(part, source, rules, adjustments)
     if "scored" in done:
         results: Results = done.pop("results")
-        done["stats"] = player_stats(done.pop("scored"), results)
+        done["stats"] = player_stats(done.pop("scored"), results).without_rank_rows()
         done["results"] = replace(results, frame=results.frame.iloc[:0])
     return done
 

@@ -383,7 +383,7 @@ def score_arrays(
     only for the columns in `nullable`.
     """
     frame = results.frame
-    n = len(items.row_item[rows])
+    n = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
 
     def picked(values: pa.Array[Any]) -> pa.Array[Any]:
         return values[rows] if isinstance(rows, slice) else values.take(rows)

@@ -6,7 +6,6 @@ import csv
 import hashlib
 import io
 import json
-import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
@@ -21,11 +20,12 @@ import pyarrow.parquet as pq
 from duplicate.core.adjustments import Adjustments, parse_adjustments
 from duplicate.core.results import Results, parse_results
 from duplicate.errors import InputOutputError, InvalidData, Problem
+from duplicate.io import PARQUET_THREADS
 
 PARQUET_MAGIC = b"PAR1"
 FALLBACK_ENCODING = "gb18030"
 # Row groups of a Parquet file read at once, each on its own thread.
-READING_THREADS = max(1, min(4, os.cpu_count() or 1))
+READING_THREADS = PARQUET_THREADS
 
 
 def source_name(path: str | Path) -> str:

@@ -23,6 +23,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from duplicate.errors import InputOutputError, UsageError
+from duplicate.io import PARQUET_THREADS
 from duplicate.io.parquet_footer import FileJoiner
 
 FORMATS = ("csv", "parquet", "json")
@@ -33,7 +34,7 @@ RISING_IDENTIFIERS = {"table", "player"}
 # Rows per Parquet row group (pyarrow's default), however a table arrives in parts.
 ROW_GROUP_ROWS = 1 << 20
 # Row groups encoded at once, each on its own thread (Arrow's encoder holds no lock).
-ENCODING_THREADS = max(1, min(4, os.cpu_count() or 1))
+ENCODING_THREADS = PARQUET_THREADS
 SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json"}
 _NEEDS_QUOTES = r'[",\r\n]'
 

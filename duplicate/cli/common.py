@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import os
 import sys
@@ -165,7 +164,12 @@ def read_inputs(
     """
     import pyarrow as pa
 
-    from duplicate.io.read import is_parquet, read_adjustments, read_results
+    from duplicate.io.read import (
+        is_parquet,
+        read_adjustments,
+        read_results,
+        release_freed_memory,
+    )
 
     parquet = is_parquet(results)
     if not parquet:
@@ -177,19 +181,9 @@ def read_inputs(
         pa.set_memory_pool(pa.system_memory_pool())
     data = read_results(results, encoding, deal_scope, check_structure)
     if not parquet:
-        # Millions of CSV cells were text, freed now that they are numbers; the C
-        # allocator keeps such memory unless asked, and it would count twice at the peak.
+        # What reading the file took besides the text (its bytes, Arrow's blocks).
         release_freed_memory()
     return data, read_adjustments(adjustments, encoding) if adjustments else None
-
-
-def release_freed_memory() -> None:
-    """Ask the C library's allocator to give freed memory back (glibc; elsewhere nothing)."""
-    try:
-        trim = ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):
-        return
-    trim(0)
 
 
 def effective_rules(

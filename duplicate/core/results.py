@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,11 +101,16 @@ def parse_results(
     score_required: bool = True,
     row_numbers: np.ndarray | None = None,
     check_structure: bool = True,
+    let_go: Callable[[], None] | None = None,
 ) -> Results:
     """Validate and type a results table; raise InvalidData listing every problem.
 
     With `check_structure` False, who sat where and played what is left to the caller
     (`check_results`): every cell is still typed and checked.
+
+    With `let_go`, each column of `raw` is deleted from it once read, then let_go is
+    called (read_results hands over its own table, and gives the freed memory back to
+    the system): a big file's text goes column by column, not all at the end.
 
     `row_numbers` (one per row) replace first_row when the table is a part of a file.
 
@@ -114,7 +120,8 @@ def parse_results(
     columns = _map_columns(raw, source, REQUIRED if score_required else RAW_REQUIRED)
     # Rows are matched by position; a caller's index (say, after a shuffle) must not
     # realign the columns.
-    raw = raw.reset_index(drop=True)
+    if not raw.index.equals(pd.RangeIndex(len(raw))):
+        raw = raw.reset_index(drop=True)
     n = len(raw)
     if n == 0:
         raise InvalidData(
@@ -136,6 +143,12 @@ def parse_results(
             shown = "empty" if _blank(values[i]) else f"{values[i]!r} {what}"
             problems.append(Problem(source, shown, (int(rows[i]),), name, hint))
 
+    def read(name: str) -> None:
+        # At 10M rows a CSV file's text is about 1 GB: gone before the next column.
+        if let_go is not None:
+            del raw[columns[name]]
+            let_go()
+
     # Columns are collected, then made one frame without copies: at millions of rows,
     # each copy costs a noticeable fraction of a second.
     frame: dict[str, object] = {"row": rows}
@@ -145,6 +158,8 @@ def parse_results(
         if "section" in columns
         else pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), dtype=pd.CategoricalDtype([""]))
     )
+    if "section" in columns:
+        read("section")
     for name in ("round", "deal", "table", "seat", "player"):
         if name not in columns:
             continue
@@ -154,6 +169,7 @@ def parse_results(
         )
         if ints is not None and (name != "round" or bool((ints >= 1).all())):
             frame[name] = ints
+            read(name)
             continue
         text = _text(column)
         missing = text.isna().to_numpy()
@@ -165,6 +181,7 @@ def parse_results(
         else:
             cell_problems(name, missing, "", f"every row needs a {name}")
             frame[name] = _identifier(text)
+        read(name)
     if "round" not in columns:
         frame["round"] = np.ones(n, dtype=np.int64)
 
@@ -175,6 +192,7 @@ def parse_results(
             "score", bad, "is not a number", "write the game score as a number such as 12 or -3.5"
         )
         frame["score_units"] = score_units
+        read("score")
     else:
         frame["score_units"] = np.zeros(n, dtype=np.int64)
     has_seconds = "seconds" in columns
@@ -189,6 +207,7 @@ def parse_results(
             "give every row its play time in seconds, or drop the column",
         )
         frame["seconds_units"] = units
+        read("seconds")
     if problems:
         raise InvalidData(problems)
     results = Results(

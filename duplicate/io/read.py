@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import ctypes
 import hashlib
 import io
 import json
@@ -112,9 +113,29 @@ def read_results(
     With `check_structure` False, seating and duplication are left to check_results.
     """
     raw, first_row = read_raw(path, encoding)
+    # Text read from CSV is let go column by column; Parquet's numbers are kept as read.
+    let_go = None if is_parquet(path) else release_freed_memory
     return parse_results(
-        raw, source_name(path), first_row, deal_scope, check_structure=check_structure
+        raw,
+        source_name(path),
+        first_row,
+        deal_scope,
+        check_structure=check_structure,
+        let_go=let_go,
     )
+
+
+def release_freed_memory() -> None:
+    """Ask the C library's allocator to give freed memory back (glibc; elsewhere nothing).
+
+    glibc keeps freed memory below its mapping threshold (Arrow's CSV text comes in
+    such blocks) until asked: it would count again at the next peak.
+    """
+    try:
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
 
 
 def read_adjustments(path: str | Path, encoding: str | None = None) -> Adjustments:
@@ -294,7 +315,8 @@ def _read_csv(data: bytes, source: str, encoding: str | None) -> pd.DataFrame:
     # Every column as text: identifiers such as "007" keep their spelling, and bad
     # numbers are reported by row instead of turning a whole column into text.
     convert = pacsv.ConvertOptions(
-        column_types={name: pa.string() for name in header},
+        # large_string: what pandas holds text in, so that to_pandas copies nothing.
+        column_types={name: pa.large_string() for name in header},
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )

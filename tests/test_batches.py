@@ -181,3 +181,32 @@ def test_results_travel_to_other_processes_with_their_codes() -> None:
     assert copy.frame.equals(results.frame)
     assert (copy.codes("player")[0] == codes[0]).all()
     copy.key("deal", "seat")  # its lock works again after the journey
+
+
+def test_one_columns_codes_do_not_wait_for_anothers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each code has a lock of its own: the seats' codes come while the players' wait."""
+    import dataclasses
+    import threading
+
+    from duplicate.core import results as results_module
+
+    parsed, _, _ = inputs(CASES[0])
+    results = dataclasses.replace(parsed, frame=parsed.frame)
+    release = threading.Event()
+    original = results_module.compact_codes
+
+    def slow_for_players(column: pd.Series) -> tuple[object, int]:
+        if column.name == "player":
+            release.wait(5)
+        return original(column)  # type: ignore[return-value]
+
+    monkeypatch.setattr(results_module, "compact_codes", slow_for_players)
+    players = threading.Thread(target=results.codes, args=("player",))
+    players.start()
+    try:
+        seats = results.codes("seat")  # would block on one lock for every code
+        assert players.is_alive()
+        assert seats[1] > 0
+    finally:
+        release.set()
+        players.join()

@@ -49,23 +49,32 @@ class Results:
         default_factory=dict, init=False, compare=False, repr=False
     )
 
-    # Checks and scoring may run on two threads: each code is still computed once.
-    _computing: threading.RLock = field(
-        default_factory=threading.RLock, init=False, compare=False, repr=False
+    # Checks and scoring may run on two threads: each code is still computed once,
+    # under a lock of its own (a thread wanting the seats' codes does not wait while
+    # the other computes the players').
+    _locks: dict[object, threading.Lock] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
+    _locking: threading.Lock = field(
+        default_factory=threading.Lock, init=False, compare=False, repr=False
     )
 
     def __getstate__(self) -> dict[str, Any]:
-        # Sent to other processes (Dask's workers) without its lock, which cannot be.
+        # Sent to other processes (Dask's workers) without its locks, which cannot be.
         state = self.__dict__.copy()
-        del state["_computing"]
+        del state["_locks"], state["_locking"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state, _computing=threading.RLock())
+        self.__dict__.update(state, _locks={}, _locking=threading.Lock())
+
+    def _lock(self, what: object) -> threading.Lock:
+        with self._locking:
+            return self._locks.setdefault(what, threading.Lock())
 
     def key(self, *columns: str) -> tuple[CodeArray, int]:
         """The combined codes of several columns (see codes.combine), computed once."""
-        with self._computing:
+        with self._lock(columns):
             if columns not in self._keys:
                 # Compact, like the codes: combine widens it again before arithmetic.
                 self._keys[columns] = combine([self.codes(c) for c in columns])
@@ -87,7 +96,7 @@ class Results:
 
         Compact (int8 for seats, int32 for players...): combine them before arithmetic.
         """
-        with self._computing:
+        with self._lock(column):
             if column not in self._codes:
                 self._codes[column] = compact_codes(self.frame[column])
             return self._codes[column]

@@ -300,3 +300,28 @@ def test_the_command_asks_numpy_for_small_pages_unless_told(
     finally:
         signal.signal(signal.SIGPIPE, previous)
     assert seen == [expected]
+
+
+@pytest.mark.parametrize("command", ["score", "standings"])
+def test_broken_seating_is_told_whatever_the_computing_raised(
+    monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """The seating is checked alongside the computing: its problems come first."""
+    from duplicate.core import scoring
+    from duplicate.core import standings as standings_module
+
+    def confused(*args: object, **kwargs: object) -> None:
+        raise IndexError("index 7 is out of bounds")  # what broken data can cause
+
+    monkeypatch.setattr(scoring, "score_batches", confused)
+    monkeypatch.setattr(standings_module, "standings", confused)
+    bad = Path(__file__).parent / "data" / "bad" / "player_two_seats.csv"
+    result = CliRunner().invoke(app, [command, str(bad)])
+    assert result.exit_code == 1, result.stderr
+    assert "player 'A' sits at seats 0, 1 in round 1" in result.stderr
+    assert "out of bounds" not in result.stderr
+    assert result.stdout == ""
+    # On sound data the computing's own error is not hidden.
+    good = CliRunner().invoke(app, [command, str(SAMPLE / "big2_event.csv")])
+    assert good.exit_code != 0
+    assert "out of bounds" in good.stderr

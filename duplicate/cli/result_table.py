@@ -38,13 +38,12 @@ from duplicate.cli.output import emit
 
 
 def result_table_command(
-    compute: str, kind: str, doc: str, on_dask: str | None = None, in_batches: bool = False
+    compute: str, kind: str, doc: str, on_dask: str | None = None
 ) -> Callable[..., None]:
     """A command computing `compute` ("module:function", imported when run) on results.
 
-    With `in_batches`, `compute` gives a table in batches (ScoreBatches): the seating
-    checks run alongside its computing and writing (nothing is put in place unless
-    they pass).
+    `compute` may give a table in batches (ScoreBatches). The seating checks run
+    alongside its computing and writing; nothing is put in place unless they pass.
     """
 
     @reports_errors
@@ -86,9 +85,9 @@ def result_table_command(
             else:
                 with working(f"reading {results}"):
                     data, corrections = read_inputs(
-                        results, adjustments, encoding, rules.deal_scope, not in_batches
+                        results, adjustments, encoding, rules.deal_scope, check_structure=False
                     )
-                check = background.submit(check_results, data).result if in_batches else None
+                check = background.submit(check_results, data).result
                 with working(f"computing {kind}"):
                     table = computed(run, data, rules, corrections, check)
                 rows = len(data.frame)
@@ -124,12 +123,14 @@ def computed(
     corrections: Any,
     check: Callable[[], None] | None,
 ) -> Any:
-    """run(data, rules, corrections); on bad data, the seating problems are told first."""
-    from duplicate.errors import InvalidData
+    """run(data, rules, corrections); on bad data, the seating problems are told first.
 
+    The seating is checked alongside: whatever the computing raises on data whose
+    seating is broken (InvalidData, or anything else), the seating problems come first.
+    """
     try:
         return run(data, rules, corrections)
-    except InvalidData:
+    except Exception:
         if check is not None:
             check()
         raise

@@ -14,7 +14,6 @@ score = result_table_command(
     Example: duplicate score results.csv -o scores.parquet
     """,
     on_dask="duplicate.engines.dask_engine:score_on_dask",
-    in_batches=True,
 )
 
 

@@ -195,7 +195,7 @@ def _rank_pairs(
         count = np.diff(starts, append=len(flat))
         what = flat[starts]
         keep = what < padding
-        if not keep.all():  # every deal ranked for everyone: nothing to drop
+        if not keep.all():  # runs of padding: deals a player has no rank for
             starts, what, count = starts[keep], what[keep], count[keep]
         who = starts // max(n_deals, 1)
         # As wide as the most ranked deals any player has (rank_counts' rows).

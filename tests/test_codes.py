@@ -42,6 +42,20 @@ def test_compact_codes_are_dense_codes_in_a_small_type(values: list[int]) -> Non
     assert (k, codes.tolist()) == (k_wide, wide.tolist())
     assert codes.dtype == np.dtype(code_type(k))
     assert k == len(set(values))
+    assert codes.tolist() == np.unique(array, return_inverse=True)[1].tolist()
+
+
+@given(
+    values=st.lists(st.sampled_from(["", "B", "A", "东", "C"]), min_size=1, max_size=40),
+    unused=st.lists(st.sampled_from(["Z", "a", "0"]), unique=True, max_size=3),
+)
+def test_category_codes_follow_the_values_sort_order(values: list[str], unused: list[str]) -> None:
+    """Codes of a categorical column, whatever its categories' order and unused ones."""
+    categories = sorted(set(values) | set(unused), reverse=True)
+    column = pd.Series(pd.Categorical(values, categories=categories))
+    codes, k = compact_codes(column)
+    expected = np.unique(np.array(values), return_inverse=True)[1]
+    assert (k, codes.tolist()) == (len(set(values)), expected.tolist())
 
 
 @settings(max_examples=150, deadline=None)

@@ -45,6 +45,9 @@ def _dense(values: pd.Series | np.ndarray, compact: bool) -> tuple[CodeArray, in
     array = values.to_numpy() if isinstance(values, pd.Series) else values
     if isinstance(array, np.ndarray) and array.dtype.kind in "iu" and len(array):
         low, high = int(array.min()), int(array.max())
+        if low == high:
+            # One value (one round, no sections): every code is 0.
+            return np.zeros(len(array), dtype=code_type(1) if compact else np.int64), 1
         limit = max(SMALL_RANGE, 2 * len(array))
         if high - low < limit:
             # Round, deal, seat, table and player numbers: a table of which values occur,
@@ -105,7 +108,8 @@ def _category_codes(values: pd.Series, compact: bool) -> tuple[CodeArray, int]:
         return _dense(values.astype(values.cat.categories.dtype), compact)
     categories = values.cat.categories.to_numpy()
     # Each category's place in sort order, then codes renumbered over those that occur.
-    place = np.empty(len(categories), dtype=np.int64)
+    # In the codes' own small type: a row's place is a byte when categories are few.
+    place = np.empty(len(categories), dtype=code_type(len(categories)))
     place[np.argsort(categories, kind="stable")] = np.arange(len(categories))
     return _dense(place[codes], compact)
 

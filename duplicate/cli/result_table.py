@@ -38,12 +38,18 @@ from duplicate.cli.output import emit
 
 
 def result_table_command(
-    compute: str, kind: str, doc: str, on_dask: str | None = None
+    compute: str,
+    kind: str,
+    doc: str,
+    on_dask: str | None = None,
+    keeps_freed_memory: bool = False,
 ) -> Callable[..., None]:
     """A command computing `compute` ("module:function", imported when run) on results.
 
     `compute` may give a table in batches (ScoreBatches). The seating checks run
     alongside its computing and writing; nothing is put in place unless they pass.
+    With `keeps_freed_memory`, the process reuses the memory its arrays free (see
+    io.memory.keep_freed_memory).
     """
 
     @reports_errors
@@ -83,6 +89,10 @@ def result_table_command(
                 # score has a row per result; standings on Dask never hold the results.
                 rows = len(table) if kind == "scores" else None
             else:
+                if keeps_freed_memory:
+                    from duplicate.io.memory import keep_freed_memory
+
+                    keep_freed_memory()
                 with working(f"reading {results}"):
                     data, corrections = read_inputs(
                         results, adjustments, encoding, rules.deal_scope, check_structure=False

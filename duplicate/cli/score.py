@@ -14,6 +14,8 @@ score = result_table_command(
     Example: duplicate score results.csv -o scores.parquet
     """,
     on_dask="duplicate.engines.dask_engine:score_on_dask",
+    # Streamed out batch by batch, score frees big arrays one after another.
+    keeps_freed_memory=True,
 )
 
 

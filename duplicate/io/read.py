@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import ctypes
 import hashlib
 import io
 import json
@@ -22,6 +21,7 @@ from duplicate.core.adjustments import Adjustments, parse_adjustments
 from duplicate.core.results import Results, parse_results
 from duplicate.errors import InputOutputError, InvalidData, Problem
 from duplicate.io import PARQUET_THREADS
+from duplicate.io.memory import release_freed_memory
 
 PARQUET_MAGIC = b"PAR1"
 FALLBACK_ENCODING = "gb18030"
@@ -123,19 +123,6 @@ def read_results(
         check_structure=check_structure,
         let_go=let_go,
     )
-
-
-def release_freed_memory() -> None:
-    """Ask the C library's allocator to give freed memory back (glibc; elsewhere nothing).
-
-    glibc keeps freed memory below its mapping threshold (Arrow's CSV text comes in
-    such blocks) until asked: it would count again at the next peak.
-    """
-    try:
-        trim = ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):
-        return
-    trim(0)
 
 
 def read_adjustments(path: str | Path, encoding: str | None = None) -> Adjustments:

@@ -1,0 +1,66 @@
+"""The allocator settings: what they ask of glibc, and which commands ask."""
+
+from __future__ import annotations
+
+import ctypes
+
+import pytest
+from typer.testing import CliRunner
+
+from duplicate.cli import app
+from duplicate.io import memory
+from tests.conftest import SAMPLE
+
+# The real lookup (conftest replaces it, so that commands leave this process alone).
+real_libc = memory._libc
+
+
+class FakeLibc:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[int, ...]]] = []
+
+    def mallopt(self, *args: int) -> int:
+        self.calls.append(("mallopt", args))
+        return 1
+
+    def malloc_trim(self, *args: int) -> int:
+        self.calls.append(("malloc_trim", args))
+        return 1
+
+
+def test_keeping_freed_memory_asks_for_one_untrimmed_heap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    libc = FakeLibc()
+    monkeypatch.setattr(memory, "_libc", real_libc)
+    monkeypatch.setattr(ctypes, "CDLL", lambda name: libc)
+    memory.keep_freed_memory()
+    memory.release_freed_memory()
+    assert libc.calls == [
+        ("mallopt", (memory.M_MMAP_MAX, 0)),
+        ("mallopt", (memory.M_TRIM_THRESHOLD, 2**31 - 1)),
+        ("mallopt", (memory.M_ARENA_MAX, 1)),
+        ("malloc_trim", (0,)),
+    ]
+
+
+def test_without_glibc_nothing_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(name: str) -> object:
+        raise OSError(f"{name}: cannot open shared object file")
+
+    monkeypatch.setattr(memory, "_libc", real_libc)
+    monkeypatch.setattr(ctypes, "CDLL", missing)
+    memory.keep_freed_memory()
+    memory.release_freed_memory()
+
+
+@pytest.mark.parametrize(("command", "keeps"), [("score", True), ("standings", False)])
+def test_only_score_keeps_freed_memory(
+    monkeypatch: pytest.MonkeyPatch, command: str, keeps: bool
+) -> None:
+    """score frees big arrays one after another; standings holds many at once."""
+    asked: list[bool] = []
+    monkeypatch.setattr(memory, "keep_freed_memory", lambda: asked.append(True))
+    result = CliRunner().invoke(app, [command, str(SAMPLE / "spec_example.csv")])
+    assert result.exit_code == 0, result.stderr
+    assert asked == ([True] if keeps else [])

@@ -185,7 +185,8 @@ def _rank_pairs(
         # last, and is dropped from the pairs below.
         padding = int(rank.max(initial=0)) + 1
         table = np.full((n, n_deals), padding, dtype=code_type(padding + 1))
-        table[player, deal] = rank
+        # One flat index, not a pair: numpy would widen both index arrays to int64.
+        table.ravel()[player.astype(np.int64) * n_deals + deal] = rank
         table.sort(axis=1)
         flat = table.ravel()
         new_run = np.ones(len(flat), dtype=bool)
@@ -203,7 +204,7 @@ def _rank_pairs(
     pairs = pd.DataFrame(
         {
             "player": np.asarray(who, dtype=np.int64),
-            "rank": np.asarray(what, dtype=np.int64),
+            "rank": what,  # in the table's small type
             "count": np.asarray(count, dtype=np.int64),
         },
         copy=False,
@@ -278,7 +279,7 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
         beaten_keys = None
 
     who = stats.ranks["player"].to_numpy(dtype=np.int64)
-    rank = stats.ranks["rank"].to_numpy(dtype=np.int64)
+    rank = stats.ranks["rank"].to_numpy()  # a small integer type: widened where needed
     counts = stats.ranks["count"].to_numpy(dtype=np.int64)
     rank_matrix = stats.rank_rows
     if rank_matrix is None:
@@ -404,15 +405,19 @@ def _beaten_pairs(
     round (validation sees to it), so round scores are sums per (player, round).
     `rounds` are codes of (section, round).
     """
-    player, round_code, table_code = players[0], rounds[0], tables[0]
-    key, n_keys = dense_codes(combine([players, rounds])[0])
+    # One key per (player, round); in a one-round event the players' own dense codes.
+    key, n_keys = players if rounds[1] == 1 else dense_codes(combine([players, rounds])[0])
     score = np.zeros(n_keys, dtype=np.int64)
     np.add.at(score, key, score_units)
-    per_round = pd.DataFrame({"player": np.zeros(n_keys, np.int64), "score": score})
-    for name, codes in (("player", player), ("round", round_code), ("table", table_code)):
-        values = np.zeros(n_keys, dtype=np.int64)
-        values[key] = codes
-        per_round[name] = values
+    first = first_rows(key, n_keys)
+    per_round = pd.DataFrame(
+        {
+            "player": players[0][first],
+            "score": score,
+            "round": rounds[0][first],
+            "table": tables[0][first],
+        }
+    )
     pairs = per_round.merge(per_round, on=["round", "table"], suffixes=("", "_opp"))
     beaten = pairs[pairs["score_opp"] < pairs["score"]]
     return pd.DataFrame(
@@ -450,7 +455,7 @@ def _rank_text(player: IntArray, rank: IntArray, count: IntArray, n_players: int
     rank: "1:2 3:1" is two 1sts and one 3rd."""
     # Each distinct "rank:count" is written once, then picked for every pair (a field
     # of 400,000 players has millions of pairs but far fewer distinct ones).
-    pair, n_pairs = dense_codes(rank * (int(count.max(initial=0)) + 1) + count)
+    pair, n_pairs = dense_codes(rank.astype(np.int64) * (int(count.max(initial=0)) + 1) + count)
     first = first_rows(pair, n_pairs)
     # The stubs of pyarrow.compute do not model the separator argument of these joins.
     distinct = pc.binary_join_element_wise(  # type: ignore[call-overload]

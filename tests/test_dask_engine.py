@@ -36,6 +36,19 @@ def same_bytes(local: pd.DataFrame, remote: pd.DataFrame, kind: str) -> bool:
     )
 
 
+def assert_engines_agree(raw: pd.DataFrame, scheduler: str) -> None:
+    """Scores and standings of `raw`, locally and on Dask, in the same bytes."""
+    rules = duplicate.Rules()
+    assert same_bytes(
+        duplicate.score(raw, rules), score_on_dask(raw, "x", rules, None, scheduler), "scores"
+    )
+    assert same_bytes(
+        duplicate.standings(raw, rules),
+        standings_on_dask(raw, "x", rules, None, scheduler),
+        "standings",
+    )
+
+
 @pytest.mark.parametrize(
     "name", ["big2_event.csv", "big2_event.parquet", "spec_example.csv", "doudizhu_example.csv"]
 )
@@ -73,16 +86,7 @@ def test_adjustments_agree(scheduler: str) -> None:
 )
 @given(event=events())
 def test_random_events_agree(scheduler: str, event: pd.DataFrame) -> None:
-    raw = event.astype(str)
-    rules = duplicate.Rules()
-    assert same_bytes(
-        duplicate.score(raw, rules), score_on_dask(raw, "x", rules, None, scheduler), "scores"
-    )
-    assert same_bytes(
-        duplicate.standings(raw, rules),
-        standings_on_dask(raw, "x", rules, None, scheduler),
-        "standings",
-    )
+    assert_engines_agree(event.astype(str), scheduler)
 
 
 def test_problems_of_every_partition_are_listed(scheduler: str, tmp_path: Path) -> None:
@@ -150,13 +154,4 @@ def test_partitions_with_different_decimals_agree(scheduler: str) -> None:
         {"round": 2, "deal": 1, "table": 1, "seat": s, "player": p, "score": v, "seconds": t}
         for s, p, v, t in ((0, "B", "3", "9"), (1, "A", "-3", "11"))
     ]
-    raw = pd.DataFrame(rows).astype(str)
-    rules = duplicate.Rules()
-    assert same_bytes(
-        duplicate.score(raw, rules), score_on_dask(raw, "x", rules, None, scheduler), "scores"
-    )
-    assert same_bytes(
-        duplicate.standings(raw, rules),
-        standings_on_dask(raw, "x", rules, None, scheduler),
-        "standings",
-    )
+    assert_engines_agree(pd.DataFrame(rows).astype(str), scheduler)

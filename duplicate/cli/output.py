@@ -140,9 +140,9 @@ def _stream_parquet(
 ) -> Written:
     """Write the batches to a Parquet file as they come: never the whole table at once.
 
-    Arrow encodes Parquet without holding Python's lock, so `check` runs meanwhile on
-    this thread; if it fails, the writing stops at the next batch and nothing is put
-    in place.
+    Arrow encodes Parquet without holding Python's lock, so `check` is waited for on
+    this thread meanwhile; if it fails, the writing stops at the next batch and
+    nothing is put in place.
     """
     from duplicate.io.write import atomic_path, write_parquet
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,14 +13,7 @@ import pyarrow as pa
 
 from duplicate.core.adjustments import Adjustments, match_adjustments
 from duplicate.core.codes import combine, combine_values, dense_codes
-from duplicate.core.exact import (
-    IntArray,
-    decimal_array,
-    decimal_series,
-    div_half_up,
-    int_series,
-    null_text,
-)
+from duplicate.core.exact import IntArray, decimal_array, div_half_up, null_text
 from duplicate.core.kernel import cells, weighted_ranks
 from duplicate.core.results import Results, parse_results
 from duplicate.core.robots import is_robot
@@ -388,36 +381,70 @@ def score_arrays(
     def picked(values: pa.Array[Any]) -> pa.Array[Any]:
         return values[rows] if isinstance(rows, slice) else values.take(rows)
 
-    numbers = items.columns(
-        rows, ("n", "mp", "top", "mp_pct_centi", "deal_rank", "points", "adjustment")
-    )
-
-    def missing(name: str, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_] | None:
-        return mask if name in nullable else None
-
-    left_out = numbers["n"] < 0
-    unranked = numbers["deal_rank"] == 0
+    numbers = items.columns(rows, (*MATCHPOINT_NUMBERS, "adjustment"))
     seconds = frame["seconds_units"].to_numpy()[rows] if results.has_seconds else None
     return {
         **{name: picked(values) for name, values in identifiers.items()},
         **({} if results.has_table else {"table": pa.nulls(n, pa.string())}),
-        "round": pa.array(frame["round"].to_numpy()[rows]),
-        "score": decimal_array(frame["score_units"].to_numpy()[rows], results.score_scale),
-        "seconds": decimal_array(
-            np.zeros(n, dtype=np.int64), results.seconds_scale, np.ones(n, dtype=bool)
-        )
-        if seconds is None
-        else decimal_array(seconds, results.seconds_scale),
+        **unit_arrays(
+            frame["round"].to_numpy()[rows], frame["score_units"].to_numpy()[rows], seconds, results
+        ),
+        **matchpoint_arrays(numbers, nullable),
+        "adjustment": pa.array(numbers["adjustment"]),
+    }
+
+
+# The per-row numbers the matchpoint columns of `score` are made from.
+MATCHPOINT_NUMBERS = ("n", "mp", "top", "mp_pct_centi", "deal_rank", "points")
+
+
+def unit_arrays(
+    round_no: IntArray, score_units: IntArray, seconds_units: IntArray | None, results: Results
+) -> dict[str, pa.Array[Any]]:
+    """round, score and seconds as `score` writes them (exact decimals; no seconds column
+    in the results: seconds missing)."""
+    n = len(round_no)
+    seconds = (
+        decimal_array(np.zeros(n, dtype=np.int64), results.seconds_scale, np.ones(n, dtype=bool))
+        if seconds_units is None
+        else decimal_array(seconds_units, results.seconds_scale)
+    )
+    return {
+        "round": pa.array(round_no),
+        "score": decimal_array(score_units, results.score_scale),
+        "seconds": seconds,
+    }
+
+
+def matchpoint_arrays(
+    numbers: dict[str, Any], nullable: Collection[str] = SCORE_COLUMNS
+) -> dict[str, pa.Array[Any]]:
+    """n, mp, top, mp_pct, deal_rank and rank_points from the MATCHPOINT_NUMBERS of some
+    rows: -1 (left out of the comparison, void) and deal rank 0 are missing values.
+
+    Only the columns in `nullable` are searched for them (a writer that knows no row
+    misses a value skips the masks).
+    """
+
+    def missing(name: str, mask: Callable[[], npt.NDArray[np.bool_]]) -> Any:
+        return mask() if name in nullable else None
+
+    def left_out() -> npt.NDArray[np.bool_]:
+        return np.asarray(numbers["n"] < 0)
+
+    def unranked() -> npt.NDArray[np.bool_]:
+        return np.asarray(numbers["deal_rank"] == 0)
+
+    return {
         **{
             name: pa.array(numbers[name], mask=missing(name, left_out))
             for name in ("n", "mp", "top")
         },
         "mp_pct": decimal_array(
-            numbers["mp_pct_centi"], 2, missing("mp_pct", numbers["mp_pct_centi"] < 0)
+            numbers["mp_pct_centi"], 2, missing("mp_pct", lambda: numbers["mp_pct_centi"] < 0)
         ),
         "deal_rank": pa.array(numbers["deal_rank"], mask=missing("deal_rank", unranked)),
         "rank_points": decimal_array(numbers["points"], 2, missing("rank_points", unranked)),
-        "adjustment": pa.array(numbers["adjustment"]),
     }
 
 
@@ -465,38 +492,34 @@ def result_columns(rows: pd.DataFrame, results: Results) -> dict[str, pd.Series]
     Arrow-backed, exact decimals, built without copies; shared by every scoring method.
     """
     n = len(rows)
-    no_times = np.zeros(n, dtype=np.int64)
-    seconds = rows["seconds_units"].to_numpy() if results.has_seconds else no_times
+    seconds = rows["seconds_units"].to_numpy() if results.has_seconds else None
+    units = unit_arrays(rows["round"].to_numpy(), rows["score_units"].to_numpy(), seconds, results)
     return {
         "section": rows["section"].reset_index(drop=True),
-        "round": int_series(rows["round"].to_numpy()),
+        "round": _series(units["round"]),
         "deal": rows["deal"].reset_index(drop=True),
         "table": rows["table"].reset_index(drop=True) if results.has_table else null_text(n),
         "seat": rows["seat"].reset_index(drop=True),
         "player": rows["player"].reset_index(drop=True),
-        "score": decimal_series(rows["score_units"].to_numpy(), results.score_scale),
-        "seconds": decimal_series(
-            seconds, results.seconds_scale, None if results.has_seconds else np.ones(n, dtype=bool)
-        ),
+        "score": _series(units["score"]),
+        "seconds": _series(units["seconds"]),
     }
 
 
 def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
     """The public columns of `score`: the result columns, then the matchpoints."""
-    left_out = (scored["n"] < 0).to_numpy()
-    void = (scored["mp_pct_centi"] < 0).to_numpy()
-    unranked = (scored["deal_rank"] == 0).to_numpy()
+    numbers = {name: scored[name].to_numpy() for name in MATCHPOINT_NUMBERS}
     out = pd.DataFrame(
         {
             **result_columns(scored, results),
-            "n": int_series(scored["n"].to_numpy(), left_out),
-            "mp": int_series(scored["mp"].to_numpy(), left_out),
-            "top": int_series(scored["top"].to_numpy(), left_out),
-            "mp_pct": decimal_series(scored["mp_pct_centi"].to_numpy(), 2, void),
-            "deal_rank": int_series(scored["deal_rank"].to_numpy(), unranked),
-            "rank_points": decimal_series(scored["points"].to_numpy(), 2, unranked),
+            **{name: _series(values) for name, values in matchpoint_arrays(numbers).items()},
             "adjustment": scored["adjustment"].reset_index(drop=True),
         },
         copy=False,
     )
     return out[list(SCORE_COLUMNS)]
+
+
+def _series(values: pa.Array[Any]) -> pd.Series:
+    """An Arrow array as a pandas Series, without a copy (exact decimals stay exact)."""
+    return pd.Series(pd.arrays.ArrowExtensionArray(values))

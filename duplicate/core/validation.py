@@ -108,9 +108,10 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
 
     With a table column, a player twice on a deal has either changed seat or table
     within the round, or shares a (table, seat) on that deal with themself: so the seat
-    checks decide `twice` too. Shared seats and table sizes come from one histogram of
-    (deal, table, seat), whose pairs are few next to the rows. False means "look
-    closer" (`_flags` then finds who breaks which rule), never "broken" by itself.
+    checks decide `twice` too. No seat is shared when the (deal, table, seat) keys rise
+    row by row (else a histogram says), and table sizes come from a histogram per
+    (deal, table). False means "look closer" (`_flags` then finds who breaks which
+    rule), never "broken" by itself.
     """
     code = results.codes
     deal = results.key(*deal_key)

@@ -114,6 +114,31 @@ def test_csv_and_parquet_inputs_agree() -> None:
     assert from_csv.count(b"\n") == 49
 
 
+@pytest.mark.parametrize("command", ["score", "standings"])
+def test_a_parquet_input_is_read_while_the_command_starts(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from duplicate.io import parquet_columns
+
+    # Row groups of 50 rows: the file takes the parallel read that is started ahead.
+    source = tmp_path / "event.parquet"
+    pq.write_table(pq.read_table(SAMPLE / "big2_event.parquet"), source, row_group_size=50)
+    threads: list[str] = []
+    read_file = parquet_columns._read
+
+    def reading(path: str) -> parquet_columns.NumberColumns | None:
+        threads.append(threading.current_thread().name)
+        return read_file(path)
+
+    monkeypatch.setattr(parquet_columns, "_read", reading)
+    code, out, err, _ = run(command, str(source))
+    assert (code, err) == (0, "")
+    assert threads == ["prefetch"]
+    assert out == run(command, str(SAMPLE / "big2_event.csv"))[1]
+
+
 def test_stdin_is_read_with_a_dash(spec_example: Path) -> None:
     code, out, _, _ = run("standings", "-", stdin=spec_example.read_bytes())
     assert code == 0
@@ -280,20 +305,28 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) 
     assert [r["player"] for r in document["standings"]][2] == '=HYPERLINK("x")'
 
 
-@pytest.mark.parametrize(("given", "expected"), [(None, "0"), ("1", "1")])
-def test_the_command_asks_numpy_for_small_pages_unless_told(
-    monkeypatch: pytest.MonkeyPatch, given: str | None, expected: str
+@pytest.mark.parametrize(
+    ("name", "given", "expected"),
+    [
+        ("NUMPY_MADVISE_HUGEPAGE", None, "0"),
+        ("NUMPY_MADVISE_HUGEPAGE", "1", "1"),
+        ("OPENBLAS_NUM_THREADS", None, "1"),
+        ("OPENBLAS_NUM_THREADS", "4", "4"),
+    ],
+)
+def test_the_command_sets_numpys_defaults_unless_told(
+    monkeypatch: pytest.MonkeyPatch, name: str, given: str | None, expected: str
 ) -> None:
     import signal
 
     import duplicate.cli as cli
 
     if given is None:
-        monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
+        monkeypatch.delenv(name, raising=False)
     else:
-        monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", given)
+        monkeypatch.setenv(name, given)
     seen: list[str | None] = []
-    monkeypatch.setattr(cli, "app", lambda: seen.append(os.environ.get("NUMPY_MADVISE_HUGEPAGE")))
+    monkeypatch.setattr(cli, "app", lambda: seen.append(os.environ.get(name)))
     previous = signal.getsignal(signal.SIGPIPE)
     try:
         cli.main()

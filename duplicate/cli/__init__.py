@@ -69,16 +69,27 @@ for module in (
     module.register(app)
 
 
-def main() -> None:
-    # `duplicate score x.csv | head` must end quietly when head closes the pipe
-    # (reproduce: without this line, a BrokenPipeError traceback appears).
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+# Read when numpy is imported, so set before any command imports it.
+NUMERIC_DEFAULTS = {
     # numpy asks Linux for 2 MB pages for every large array. On a virtual machine
     # whose free memory is reported to the host (virtio-balloon free page reporting),
     # free 2 MB blocks are the ones the host took back, so each huge page costs 512
     # host faults; small pages mostly come from memory still held. Measured on such a
     # 2-core VM, `score` on 10M rows: 2.4-2.5 s without huge pages, 3.0-4.5 s with
-    # them (and equal when the host happened to hold the memory). The caller's
-    # setting wins: NUMPY_MADVISE_HUGEPAGE=1 asks for huge pages again.
-    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
+    # them (and equal when the host happened to hold the memory).
+    "NUMPY_MADVISE_HUGEPAGE": "0",
+    # numpy's OpenBLAS starts a thread per core that spins while waiting for work; no
+    # command multiplies matrices. `score`, 10M rows, mean of 8 alternating runs on 2
+    # cores: 3.37 CPU-s instead of 3.51, 2.09 s instead of 2.15.
+    "OPENBLAS_NUM_THREADS": "1",
+}
+
+
+def main() -> None:
+    # `duplicate score x.csv | head` must end quietly when head closes the pipe
+    # (reproduce: without this line, a BrokenPipeError traceback appears).
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # The caller's settings win: these are defaults only.
+    for name, value in NUMERIC_DEFAULTS.items():
+        os.environ.setdefault(name, value)
     app()

@@ -165,7 +165,8 @@ def read_inputs(
     import pyarrow as pa
 
     from duplicate.io.memory import release_freed_memory
-    from duplicate.io.read import is_parquet, read_adjustments, read_results
+    from duplicate.io.parquet_columns import is_parquet
+    from duplicate.io.read import read_adjustments, read_results
 
     parquet = is_parquet(results)
     if not parquet:

@@ -7,11 +7,9 @@ import hashlib
 import io
 import json
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
@@ -20,13 +18,10 @@ import pyarrow.parquet as pq
 from duplicate.core.adjustments import Adjustments, parse_adjustments
 from duplicate.core.results import Results, parse_results
 from duplicate.errors import InputOutputError, InvalidData, Problem
-from duplicate.io import PARQUET_THREADS
 from duplicate.io.memory import release_freed_memory
+from duplicate.io.parquet_columns import PARQUET_MAGIC, is_parquet, read_number_columns
 
-PARQUET_MAGIC = b"PAR1"
 FALLBACK_ENCODING = "gb18030"
-# Row groups of a Parquet file read at once, each on its own thread.
-READING_THREADS = PARQUET_THREADS
 
 
 def source_name(path: str | Path) -> str:
@@ -51,19 +46,6 @@ def read_bytes(path: str | Path) -> bytes:
         raise InputOutputError(f"{path}: is a directory, not a results file") from None
     except OSError as exc:
         raise InputOutputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-
-
-def is_parquet(path: str | Path) -> bool:
-    """A Parquet file (by its first 4 bytes) or a directory of them; never standard input."""
-    if str(path) == "-":
-        return False
-    if Path(path).is_dir():
-        return True
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(len(PARQUET_MAGIC)) == PARQUET_MAGIC
-    except OSError:
-        return False
 
 
 def sha256_of(path: str | Path) -> str:
@@ -188,73 +170,16 @@ def _read_parquet(data: bytes | str, source: str) -> pd.DataFrame:
 
 
 def _read_parquet_file(path: str) -> pd.DataFrame | None:
-    """The file's table as Arrow's to_pandas gives it, read row groups in parallel.
-
-    Number columns go straight into one numpy array each, filled row group by row
-    group on READING_THREADS threads: at 10M rows this touches half the memory of a
-    whole Arrow table turned into pandas (0.35 s instead of 0.65 s). Other columns, and
-    number columns with a missing value, are read the usual way. None when the file
-    stores a pandas index, which only to_pandas restores.
-    """
-    mapped = pa.memory_map(path)
-    file = pq.ParquetFile(mapped)
-    schema, meta = file.schema_arrow, file.metadata
-    if _stores_index(schema) or meta.num_row_groups < 2:
+    """The file's table as Arrow's to_pandas gives it, its number columns read in
+    parallel (see read_number_columns); None when only to_pandas reads it right."""
+    read = read_number_columns(path)
+    if read is None:
         return None
-    numbers = [
-        f.name
-        for f in schema
-        if (pa.types.is_integer(f.type) or pa.types.is_floating(f.type))
-        and not pa.types.is_float16(f.type)
-    ]
-    if not numbers or len(set(schema.names)) != len(schema.names):
-        return None
-    columns = {
-        name: np.empty(meta.num_rows, schema.field(name).type.to_pandas_dtype()) for name in numbers
-    }
-    starts = np.cumsum([0] + [meta.row_group(i).num_rows for i in range(meta.num_row_groups)])
-    with_nulls: set[str] = set()
-
-    def read_group(group: int) -> None:
-        # A reader of its own per thread; the mapped file is shared.
-        part = pq.ParquetFile(mapped, metadata=meta).read_row_group(
-            group, columns=numbers, use_threads=False
-        )
-        for name in numbers:
-            column = part.column(name)
-            if column.null_count:
-                with_nulls.add(name)
-                continue
-            at = int(starts[group])
-            for chunk in column.chunks:
-                columns[name][at : at + len(chunk)] = chunk.to_numpy()
-                at += len(chunk)
-
-    with ThreadPoolExecutor(max_workers=READING_THREADS) as pool:
-        list(pool.map(read_group, range(meta.num_row_groups)))
-    others = [name for name in schema.names if name not in columns or name in with_nulls]
-    rest = (
-        file.read(columns=others).to_pandas(self_destruct=True, split_blocks=True)
-        if others
-        else None
-    )
-    frame = {
-        name: columns[name] if rest is None or name not in rest.columns else rest[name]
-        for name in schema.names
-    }
+    others = read.others
+    rest = pq.read_table(pa.memory_map(path), columns=others) if others else pa.table({})
+    text = rest.to_pandas(self_destruct=True, split_blocks=True)
+    frame = {name: text[name] if name in others else read.numbers[name] for name in read.names}
     return pd.DataFrame(frame, copy=False)
-
-
-def _stores_index(schema: pa.Schema) -> bool:
-    """Whether pandas stored an index in the file as columns (to_pandas restores it)."""
-    stored = (schema.metadata or {}).get(b"pandas")
-    if stored is None:
-        return False
-    try:
-        index = json.loads(stored).get("index_columns", [])
-    except ValueError:
-        return True
-    return any(isinstance(column, str) for column in index)
 
 
 def _decode(data: bytes, source: str, encoding: str | None) -> bytes:

@@ -317,8 +317,6 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) 
 def test_the_command_sets_numpys_defaults_unless_told(
     monkeypatch: pytest.MonkeyPatch, name: str, given: str | None, expected: str
 ) -> None:
-    import signal
-
     import duplicate.cli as cli
 
     if given is None:
@@ -327,12 +325,90 @@ def test_the_command_sets_numpys_defaults_unless_told(
         monkeypatch.setenv(name, given)
     seen: list[str | None] = []
     monkeypatch.setattr(cli, "app", lambda: seen.append(os.environ.get(name)))
+    run_main(monkeypatch)
+    assert seen == [expected]
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch) -> int:
+    """cli.main() in this process: the exit status it ends the process with."""
+    import signal
+
+    import duplicate.cli as cli
+
+    class Ended(Exception):
+        pass
+
+    statuses: list[int] = []
+
+    def exit_now(status: int) -> None:
+        statuses.append(status)
+        raise Ended
+
+    monkeypatch.setattr(cli, "exit_now", exit_now)
     previous = signal.getsignal(signal.SIGPIPE)
     try:
         cli.main()
+    except Ended:
+        pass
     finally:
         signal.signal(signal.SIGPIPE, previous)
-    assert seen == [expected]
+    assert len(statuses) == 1
+    return statuses[0]
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "message"),
+    [(None, 0, ""), (3, 3, ""), ("no such rules", 1, "no such rules")],
+)
+def test_the_command_ends_with_the_status_of_its_exit(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    code: object,
+    status: int,
+    message: str,
+) -> None:
+    import duplicate.cli as cli
+
+    def app() -> None:
+        raise SystemExit(code)
+
+    monkeypatch.setattr(cli, "app", app)
+    assert run_main(monkeypatch) == status
+    assert capsys.readouterr().err.strip() == message
+
+
+def test_the_process_ends_with_output_flushed_and_exit_handlers_run() -> None:
+    import subprocess
+    import sys
+
+    program = (
+        "import atexit, sys\n"
+        "from duplicate.cli import exit_now\n"
+        "atexit.register(lambda: sys.stdout.write('handler ran'))\n"
+        "sys.stdout.write('data, ')\n"
+        "sys.stderr.write('message')\n"
+        "exit_now(4)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (4, b"data, handler ran", b"message")
+
+
+def test_a_process_on_bad_input_exits_1_with_the_message(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import BAD
+
+    out = tmp_path / "scores.parquet"
+    bad = BAD / "player_twice_on_deal.csv"
+    done = subprocess.run(
+        [sys.executable, "-m", "duplicate", "score", str(bad), "-o", str(out)],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert str(bad) in done.stderr.decode()
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("command", ["score", "standings"])

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import signal
-from typing import Annotated
+import sys
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -92,4 +95,30 @@ def main() -> None:
     # The caller's settings win: these are defaults only.
     for name, value in NUMERIC_DEFAULTS.items():
         os.environ.setdefault(name, value)
-    app()
+    try:
+        app()
+    except SystemExit as done:
+        exit_now(exit_status(done.code))
+    exit_now(0)
+
+
+def exit_status(code: object) -> int:
+    """The process's exit status for sys.exit(code), as Python gives it."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def exit_now(status: int) -> NoReturn:
+    """End the process as a normal exit does (exit handlers run, output flushed), but
+    without the interpreter's teardown of every module and object, whose memory the
+    system frees at once anyway. That teardown took 0.12 s after `score` on 10M rows.
+    """
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status)

@@ -97,3 +97,35 @@ def test_quick_check_agrees_with_the_flags(
     # Sound must mean unflagged; and on events this small it is never merely cautious.
     assert sound == (not flagged)
     assert (structural_problems(results, deal_scope) == []) == sound
+
+
+def test_a_deal_played_in_two_rounds_does_not_hide_an_uneven_table() -> None:
+    # Deal scope "event": deals 1 and 2 are played in round 1 at table 1 and in round 2
+    # at table 2, where deal 2 lacks a player. Rows come so that deal 1 is last seen in
+    # round 1 and deal 2 in round 2: counted by the round each deal was last seen in,
+    # table 2 would look even.
+    def rows(round_no: int, deal: int, table: int, players: list[int]) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "round": round_no,
+                "deal": deal,
+                "table": table,
+                "seat": range(len(players)),
+                "player": players,
+                "score": 0,
+            }
+        )
+
+    frame = pd.concat(
+        [
+            rows(2, 1, 2, [5, 6, 7, 8]),
+            rows(1, 1, 1, [1, 2, 3, 4]),
+            rows(1, 2, 1, [1, 2, 3, 4]),
+            rows(2, 2, 2, [5, 6, 7]),
+        ],
+        ignore_index=True,
+    )
+    results = unchecked(frame, "event")
+    assert not _certainly_sound(results, ["section", "deal"])
+    problems = structural_problems(results, "event")
+    assert [p.column for p in problems] == ["table"]

@@ -129,8 +129,9 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
     if deal[1] * n_tables * n_seats > HISTOGRAM_LIMIT:
         return False
     section_round = combine([code("section"), code("round")])
-    if varying_keys(*deal, section_round[0]).any():
-        # A deal id played in more than one round (deal scope "event").
+    # A deal id played in more than one round (deal scope "event"; a deal key holding
+    # the round cannot be).
+    if "round" not in deal_key and varying_keys(*deal, section_round[0]).any():
         return False
     deal_table = combine([deal, (tables, n_tables)])
     if has_repeats(*combine([deal_table, (seats, n_seats)])):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 
+import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
 
@@ -28,12 +29,20 @@ class FakeLibc:
         return 1
 
 
+def arrow_pools(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The Arrow memory pools set from now on, by backend (this process's is kept)."""
+    chosen: list[str] = []
+    monkeypatch.setattr(pa, "set_memory_pool", lambda pool: chosen.append(pool.backend_name))
+    return chosen
+
+
 def test_keeping_freed_memory_asks_for_one_untrimmed_heap(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     libc = FakeLibc()
     monkeypatch.setattr(memory, "_libc", real_libc)
     monkeypatch.setattr(ctypes, "CDLL", lambda name: libc)
+    pools = arrow_pools(monkeypatch)
     memory.keep_freed_memory()
     memory.release_freed_memory()
     assert libc.calls == [
@@ -42,6 +51,8 @@ def test_keeping_freed_memory_asks_for_one_untrimmed_heap(
         ("mallopt", (memory.M_ARENA_MAX, 1)),
         ("malloc_trim", (0,)),
     ]
+    # Arrow's buffers come from that same heap.
+    assert pools == ["system"]
 
 
 def test_without_glibc_nothing_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,8 +61,10 @@ def test_without_glibc_nothing_is_asked(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr(memory, "_libc", real_libc)
     monkeypatch.setattr(ctypes, "CDLL", missing)
+    pools = arrow_pools(monkeypatch)
     memory.keep_freed_memory()
     memory.release_freed_memory()
+    assert pools == []
 
 
 @pytest.mark.parametrize(("command", "keeps"), [("score", True), ("standings", False)])

@@ -43,6 +43,11 @@ def keep_freed_memory() -> None:
     `score`, 10M rows, 2-core VM: 1.82-1.93 s against 1.95-2.18 s in alternating
     runs, the same peak memory. Not for commands whose peak is many arrays alive at
     once (`standings`): one heap fragments, and its peak rose by 0.3 GB.
+
+    Arrow's buffers (the batches written, the encoders' pages) then come from that
+    heap too, instead of Arrow's own allocator, which gives memory back to the system
+    and zeroes it again: `score`, 10M rows, mean of 10 alternating runs, 1.90 s against
+    2.00 s and 0.1 GB less at the peak. Call it before Arrow allocates anything.
     """
     libc = _libc()
     if libc is None or not hasattr(libc, "mallopt"):
@@ -50,3 +55,6 @@ def keep_freed_memory() -> None:
     libc.mallopt(M_MMAP_MAX, 0)
     libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)
     libc.mallopt(M_ARENA_MAX, 1)
+    import pyarrow as pa
+
+    pa.set_memory_pool(pa.system_memory_pool())

@@ -9,7 +9,15 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.core.codes import code_type, combine, compact_codes, dense_codes
+from duplicate.core.codes import (
+    SMALL_RANGE,
+    code_type,
+    combine,
+    compact_codes,
+    dense_codes,
+    occupied,
+    sorting_codes,
+)
 from duplicate.core.results import parse_results
 from duplicate.core.scoring import canonical_order
 
@@ -100,3 +108,28 @@ def test_repeats_are_found_in_any_order(keys: list[int], ordered: bool, histogra
     # Both ways of counting: a table of counts, or a sort (keys too many for a table).
     size = 31 if histogram else codes.HISTOGRAM_LIMIT + 1
     assert codes.has_repeats(values, size) == (len(set(keys)) < len(keys))
+
+
+@given(values=st.lists(st.integers(-3, 70_000), min_size=1, max_size=40))
+def test_small_non_negative_integers_are_their_own_sorting_codes(values: list[int]) -> None:
+    array = np.array(values, dtype=np.int64)
+    own = sorting_codes(array)
+    if min(values) < 0 or max(values) >= max(SMALL_RANGE, 2 * len(values)):
+        assert own is None
+    else:
+        assert own is not None
+        codes, size = own
+        assert codes is array
+        assert size == max(values) + 1
+
+
+@given(
+    keys=st.lists(st.integers(0, 30), min_size=1, max_size=60),
+    in_order=st.booleans(),
+)
+def test_occupied_keys_and_their_counts(keys: list[int], in_order: bool) -> None:
+    key = np.array(sorted(keys) if in_order else keys, dtype=np.int32)
+    present, counts = occupied(key, 31)
+    expected, expected_counts = np.unique(key, return_counts=True)
+    assert present.tolist() == expected.tolist()
+    assert counts.tolist() == expected_counts.tolist()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from duplicate.core import validation
 from duplicate.core.results import Results, parse_results
 from duplicate.core.validation import _certainly_sound, _flags, structural_problems
 
@@ -129,3 +131,28 @@ def test_a_deal_played_in_two_rounds_does_not_hide_an_uneven_table() -> None:
     assert not _certainly_sound(results, ["section", "deal"])
     problems = structural_problems(results, "event")
     assert [p.column for p in problems] == ["table"]
+
+
+def test_sparse_table_numbers_are_checked_by_their_dense_codes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Tables 1000 and 2000: as their own codes, 2 deals x 2001 x 4 seats exceed the
+    # histogram limit set here; their dense codes (2 tables) do not.
+    frame = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "round": 1,
+                    "deal": deal,
+                    "table": [1000] * 4 + [2000] * 4,
+                    "seat": list(range(4)) * 2,
+                    "player": range(8),
+                    "score": 0,
+                }
+            )
+            for deal in (1, 2)
+        ],
+        ignore_index=True,
+    )
+    monkeypatch.setattr(validation, "HISTOGRAM_LIMIT", 1000)
+    assert _certainly_sound(unchecked(frame, "round"), ["section", "round", "deal"])

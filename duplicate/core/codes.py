@@ -64,6 +64,22 @@ def _dense(values: pd.Series | np.ndarray, compact: bool) -> tuple[CodeArray, in
     return codes.astype(code_type(k) if compact else np.int64, copy=False), k
 
 
+def sorting_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int] | None:
+    """Non-negative integers below max(SMALL_RANGE, 2n) as their own codes, and their
+    maximum plus one; None for any other column.
+
+    They sort like the values and index a small table, but need not be dense: where
+    only the order and a bounded size count, no codes are made (no pass over the rows).
+    """
+    array = values.to_numpy() if isinstance(values, pd.Series) else values
+    if not (isinstance(array, np.ndarray) and array.dtype.kind in "iu" and len(array)):
+        return None
+    low, high = int(array.min()), int(array.max())
+    if low < 0 or high >= max(SMALL_RANGE, 2 * len(array)):
+        return None
+    return array, high + 1
+
+
 def code_type(k: int) -> type[np.signedinteger[Any]]:
     """The smallest signed integer type holding the codes 0..k-1 (and -1 for missing)."""
     for kind in (np.int8, np.int16, np.int32):
@@ -160,6 +176,20 @@ def has_repeats(key: IntArray, size: int) -> bool:
         return bool((np.bincount(key, minlength=size) > 1).any())
     ordered = np.sort(key)
     return bool((ordered[1:] == ordered[:-1]).any())
+
+
+def occupied(key: CodeArray, size: int) -> tuple[IntArray, IntArray]:
+    """The keys that occur, rising, and how many rows hold each (`size` bounded).
+
+    Rows in key order (as files usually come) give them as runs, without a table of
+    counts.
+    """
+    if bool((key[1:] >= key[:-1]).all()):
+        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+        return key[starts].astype(np.int64), np.diff(np.append(starts, len(key)))
+    counts = np.bincount(key, minlength=size)
+    present = np.flatnonzero(counts)
+    return present, counts[present]
 
 
 def varies_within(key: IntArray, size: int, other: IntArray) -> np.ndarray:

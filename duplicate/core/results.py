@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from duplicate.core.codes import combine, compact_codes, dense_codes
+from duplicate.core.codes import combine, compact_codes, dense_codes, sorting_codes
 from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.core.exact import CodeArray, IntArray
 from duplicate.core.validation import structural_problems
@@ -90,6 +90,13 @@ class Results:
         if len(varying) <= 1:
             return varying[0] if varying else parts[0]
         return dense_codes(combine(parts)[0])
+
+    def sorting_codes(self, column: str) -> tuple[CodeArray, int]:
+        """Codes that sort like the column and index a bounded table, dense or not:
+        small non-negative integers are their own (codes.sorting_codes), others have
+        their dense codes."""
+        own = sorting_codes(self.frame[column])
+        return own if own is not None else self.codes(column)
 
     def codes(self, column: str) -> tuple[CodeArray, int]:
         """Ordered dense codes of a column, computed once and shared by every step.

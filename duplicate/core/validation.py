@@ -14,6 +14,7 @@ from duplicate.core.codes import (
     combine,
     count_per,
     has_repeats,
+    occupied,
     varies_within,
     varying_keys,
 )
@@ -109,25 +110,30 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
     With a table column, a player twice on a deal has either changed seat or table
     within the round, or shares a (table, seat) on that deal with themself: so the seat
     checks decide `twice` too. No seat is shared when the (deal, table, seat) keys rise
-    row by row (else a histogram says), and table sizes come from a histogram per
-    (deal, table). False means "look closer" (`_flags` then finds who breaks which
+    row by row (else a histogram says), and table sizes are counted per (deal, table)
+    (occupied). False means "look closer" (`_flags` then finds who breaks which
     rule), never "broken" by itself.
     """
     code = results.codes
     deal = results.key(*deal_key)
-    in_round = bounded(*combine([code("section"), code("round"), code("player")]))
+    # Player and table numbers need only sort and index a bounded table here: as they
+    # are, when small (0.09 s of dense codes saved at 10M rows).
+    in_round = bounded(*combine([code("section"), code("round"), results.sorting_codes("player")]))
     if not results.has_table:
         return not (
             varying_keys(*in_round, code("seat")[0]).any()
             or has_repeats(*combine([deal, code("player")]))
         )
-    tables, n_tables = code("table")
+    tables, n_tables = results.sorting_codes("table")
     seats, n_seats = code("seat")
     # One place per (table, seat): a player keeps one place for the round.
     if varying_keys(*in_round, combine([(tables, n_tables), (seats, n_seats)])[0]).any():
         return False
     if deal[1] * n_tables * n_seats > HISTOGRAM_LIMIT:
-        return False
+        # Sparse table numbers: their dense codes may fit.
+        tables, n_tables = code("table")
+        if deal[1] * n_tables * n_seats > HISTOGRAM_LIMIT:
+            return False
     section_round = combine([code("section"), code("round")])
     # A deal id played in more than one round (deal scope "event"; a deal key holding
     # the round cannot be).
@@ -138,13 +144,12 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
         return False
     # Players per (deal, table) where the table played the deal (no seat is shared);
     # one count per table of a round, or the table's size varies.
-    players = np.bincount(deal_table[0], minlength=deal_table[1])
-    played = np.flatnonzero(players)
+    played, players = occupied(*deal_table)
     round_of_deal = np.zeros(deal[1], dtype=np.int64)
     round_of_deal[deal[0]] = section_round[0]
     pair_table = round_of_deal[played // n_tables] * n_tables + played % n_tables
     pairs = bounded(pair_table, section_round[1] * n_tables)
-    return not bool(varying_keys(*pairs, players[played]).any())
+    return not bool(varying_keys(*pairs, players).any())
 
 
 def _flags(results: Results, deal_key: list[str]) -> dict[str, np.ndarray]:

@@ -23,6 +23,8 @@ from duplicate.io.parquet_footer import (
 )
 
 META = {"version": "test", "rules": "x = 1\n"}
+# The columns of table_of that miss values.
+NULLABLE = {"note", "mp_pct"}
 
 
 def table_of(n: int) -> pa.Table:
@@ -36,6 +38,10 @@ def table_of(n: int) -> pa.Table:
             "player": pa.array(range(n), pa.int64()),
             "score": pa.array([Decimal(i % 7) / 2 for i in range(n)], pa.decimal64(18, 1)),
             "mp": pa.array([i % 13 for i in range(n)], pa.int64()),
+            "mp_pct": pa.array(
+                [None if i % 4 == 3 else Decimal(i % 9) / 4 for i in range(n)], pa.decimal64(18, 2)
+            ),
+            "short": pa.array([Decimal(i % 5) for i in range(n)], pa.decimal64(9, 0)),
             "note": pa.array([None if i % 3 else f"n{i}" for i in range(n)], pa.large_string()),
         }
     )
@@ -70,8 +76,8 @@ def test_joined_file_is_what_one_writer_writes(
         patch.setattr(write, "ROW_GROUP_ROWS", group_rows)
         patch.setattr(write, "ENCODING_THREADS", threads)
         sink = pa.BufferOutputStream()
-        rows = write.write_parquet(sink, parts, {"note"}, META)
-        expected = one_writer(table, {"note"})
+        rows = write.write_parquet(sink, parts, NULLABLE, META)
+        expected = one_writer(table, NULLABLE)
     joined = bytes(sink.getvalue().to_pybytes())
     assert rows == n
     assert joined == expected
@@ -90,7 +96,7 @@ def test_no_tables_write_nothing() -> None:
 
 
 def test_footers_read_and_write_back_unchanged() -> None:
-    data = one_writer(table_of(40), {"note"})
+    data = one_writer(table_of(40), NULLABLE)
     _, footer = footer_of(data)
     assert encode_struct(decode_struct(footer)) == footer
 
@@ -143,7 +149,7 @@ def test_compact_protocol_round_trip(values: list[tuple[int, object]]) -> None:
 
 
 def test_a_column_chunk_in_another_file_is_refused() -> None:
-    data = one_writer(table_of(3), {"note"})
+    data = one_writer(table_of(3), NULLABLE)
     start, footer = footer_of(data)
     meta = decode_struct(footer)
     row_group = meta[3].value.items[0]  # type: ignore[union-attr]
@@ -182,7 +188,7 @@ def test_row_group_ordinals_are_renumbered() -> None:
     pieces = [
         p
         for part in (table_of(3), table_of(5))
-        for p in joiner.add(with_ordinal(one_writer(part, {"note"})))
+        for p in joiner.add(with_ordinal(one_writer(part, NULLABLE)))
     ]
     joined = b"".join(bytes(p) for p in [*pieces, *joiner.end()])
     meta = decode_struct(footer_of(joined)[1])

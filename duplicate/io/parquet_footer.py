@@ -24,7 +24,7 @@ _LIST, _SET, _MAP, _STRUCT = 9, 10, 11, 12
 _INTEGERS = (_I16, _I32, _I64)
 
 # Field ids of parquet.thrift (apache/parquet-format) that this module reads or changes.
-_FILE_NUM_ROWS, _FILE_ROW_GROUPS = 3, 4
+_FILE_SCHEMA, _FILE_NUM_ROWS, _FILE_ROW_GROUPS, _FILE_KEY_VALUES = 2, 3, 4, 5
 _GROUP_COLUMNS, _GROUP_FILE_OFFSET, _GROUP_ORDINAL = 1, 5, 7
 _CHUNK_FILE_PATH, _CHUNK_FILE_OFFSET, _CHUNK_META = 1, 2, 3
 # Byte offsets from the start of the file, which move when a file's body does.
@@ -292,6 +292,21 @@ class FileJoiner:
         body = memoryview(part)[len(MAGIC) : start]
         self._position += len(body)
         return [*pieces, body]
+
+    def describe_as(self, reference: bytes | memoryview) -> None:
+        """Describe the columns as `reference`, a Parquet file of the same columns,
+        does: its schema and key-value metadata (Arrow's schema among them) replace the
+        first file's. For files encoded with stand-in types stored alike (an int64 for
+        a decimal stored as INT64)."""
+        if self._footer is None:
+            raise ValueError("no Parquet file was given")
+        described = {
+            field.id: field
+            for field in decode_struct(footer_of(reference)[1])
+            if field.id in (_FILE_SCHEMA, _FILE_KEY_VALUES)
+        }
+        kept = [field for field in self._footer if field.id not in described]
+        self._footer = sorted([*kept, *described.values()], key=lambda field: field.id)
 
     def end(self) -> list[bytes]:
         """The joined footer, its length and the closing magic."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -67,13 +68,30 @@ def test_without_glibc_nothing_is_asked(monkeypatch: pytest.MonkeyPatch) -> None
     assert pools == []
 
 
-@pytest.mark.parametrize(("command", "keeps"), [("score", True), ("standings", False)])
-def test_only_score_keeps_freed_memory(
-    monkeypatch: pytest.MonkeyPatch, command: str, keeps: bool
+@pytest.mark.parametrize(
+    ("command", "suffix", "steps"),
+    [
+        ("score", "csv", ["keep", "read"]),
+        ("score", "parquet", ["keep", "read"]),
+        # standings holds many arrays at once: a CSV file's text is given back first.
+        ("standings", "csv", ["read", "keep"]),
+        ("standings", "parquet", ["keep", "read"]),
+    ],
+)
+def test_when_commands_keep_freed_memory(
+    monkeypatch: pytest.MonkeyPatch, command: str, suffix: str, steps: list[str]
 ) -> None:
-    """score frees big arrays one after another; standings holds many at once."""
-    asked: list[bool] = []
-    monkeypatch.setattr(memory, "keep_freed_memory", lambda: asked.append(True))
-    result = CliRunner().invoke(app, [command, str(SAMPLE / "spec_example.csv")])
+    from duplicate.cli import result_table
+
+    taken: list[str] = []
+    read_inputs = result_table.read_inputs
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        taken.append("read")
+        return read_inputs(*args, **kwargs)
+
+    monkeypatch.setattr(memory, "keep_freed_memory", lambda: taken.append("keep"))
+    monkeypatch.setattr(result_table, "read_inputs", reading)
+    result = CliRunner().invoke(app, [command, str(SAMPLE / f"big2_event.{suffix}")])
     assert result.exit_code == 0, result.stderr
-    assert asked == ([True] if keeps else [])
+    assert taken == steps

@@ -14,8 +14,9 @@ score = result_table_command(
     Example: duplicate score results.csv -o scores.parquet
     """,
     on_dask="duplicate.engines.dask_engine:score_on_dask",
-    # Streamed out batch by batch, score frees big arrays one after another.
-    keeps_freed_memory=True,
+    # Streamed out batch by batch, score frees big arrays one after another; from CSV,
+    # too, keeping freed memory from the start was faster (6.0 s against 6.8 s).
+    keeps_freed_memory="always",
 )
 
 

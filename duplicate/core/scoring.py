@@ -254,12 +254,18 @@ def adjustment_notes(note: np.ndarray | None, n_rows: int) -> pd.arrays.ArrowStr
 
     An array, not a Series: it lines up with rows by position, whatever their index.
     """
+    # (pandas' stubs take string arrays only; it holds text as large_string itself)
+    return pd.arrays.ArrowStringArray(adjustment_array(note, n_rows))  # type: ignore[arg-type]
+
+
+def adjustment_array(note: np.ndarray | None, n_rows: int) -> pa.Array[Any]:
+    """adjustment_notes as an Arrow array (large_string, as pandas holds text)."""
     present = np.zeros(0, dtype=bool) if note is None else note != ""
     if note is None or not present.any():
-        return pd.arrays.ArrowStringArray(pa.nulls(n_rows, pa.string()))
+        return pa.nulls(n_rows, pa.large_string())
     values = note.astype(object)
     values[~present] = None
-    return pd.arrays.ArrowStringArray(pa.array(values, pa.string()))
+    return pa.array(values, pa.large_string())
 
 
 def score(
@@ -381,7 +387,7 @@ def score_arrays(
     def picked(values: pa.Array[Any]) -> pa.Array[Any]:
         return values[rows] if isinstance(rows, slice) else values.take(rows)
 
-    numbers = items.columns(rows, (*MATCHPOINT_NUMBERS, "adjustment"))
+    numbers = items.columns(rows, MATCHPOINT_NUMBERS)
     seconds = frame["seconds_units"].to_numpy()[rows] if results.has_seconds else None
     return {
         **{name: picked(values) for name, values in identifiers.items()},
@@ -390,7 +396,7 @@ def score_arrays(
             frame["round"].to_numpy()[rows], frame["score_units"].to_numpy()[rows], seconds, results
         ),
         **matchpoint_arrays(numbers, nullable),
-        "adjustment": pa.array(numbers["adjustment"]),
+        "adjustment": adjustment_array(None if items.note is None else items.note[rows], n),
     }
 
 

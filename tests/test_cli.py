@@ -434,3 +434,43 @@ def test_broken_seating_is_told_whatever_the_computing_raised(
     good = CliRunner().invoke(app, [command, str(SAMPLE / "big2_event.csv")])
     assert good.exit_code != 0
     assert "out of bounds" in good.stderr
+
+
+def test_the_collector_is_paused_while_the_computing_is_imported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+    import importlib
+
+    from duplicate.cli import result_table
+
+    collecting: list[bool] = []
+    import_module = importlib.import_module
+
+    def importing(name: str) -> object:
+        collecting.append(gc.isenabled())
+        return import_module(name)
+
+    monkeypatch.setattr(result_table.importlib, "import_module", importing)
+    assert gc.isenabled()
+    code, _, err, _ = run("score", str(SAMPLE / "spec_example.csv"))
+    assert (code, err) == (0, "")
+    assert collecting == [False]
+    assert gc.isenabled()
+
+
+def test_the_collector_is_left_as_it_was() -> None:
+    import gc
+
+    from duplicate.cli.common import collecting_no_garbage
+
+    gc.disable()
+    try:
+        with collecting_no_garbage():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with collecting_no_garbage():
+        assert not gc.isenabled()
+    assert gc.isenabled()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import sys
 import traceback
@@ -149,6 +150,23 @@ def working(message: str, console: Console | None = None) -> AbstractContextMana
     """A spinner with `message` on stderr for a person at a terminal; nothing otherwise."""
     console = console or stderr
     return console.status(message) if console.is_terminal else nullcontext()
+
+
+@contextmanager
+def collecting_no_garbage() -> Iterator[None]:
+    """Python's cycle collector paused within the block (then as it was).
+
+    For importing pandas and the computing: their hundreds of thousands of new objects
+    set the collector off again and again, to find no garbage (0.04 s of `score`'s
+    start).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def read_inputs(

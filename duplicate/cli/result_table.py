@@ -23,6 +23,7 @@ from duplicate.cli.common import (
     RulesOpt,
     SchedulerOpt,
     TieRankingOpt,
+    collecting_no_garbage,
     effective_rules,
     read_inputs,
     refuse_overwriting_inputs,
@@ -89,11 +90,12 @@ def result_table_command(
                 # The file is read while pandas and the computing are imported (0.3 s,
                 # on one core).
                 stack.enter_context(prefetching(results))
-            from duplicate.core.results import check_results
-            from duplicate.io.read import read_adjustments
+            with collecting_no_garbage():
+                from duplicate.core.results import check_results
+                from duplicate.io.read import read_adjustments
 
-            module, function = compute.split(":")
-            run = getattr(importlib.import_module(module), function)
+                module, function = compute.split(":")
+                run = getattr(importlib.import_module(module), function)
             check: Callable[[], None] | None = None
             # The seating checks run on a thread of their own (numpy lets go of Python's
             # lock in long array operations) while the table is computed and written.

@@ -474,3 +474,19 @@ def test_the_collector_is_left_as_it_was() -> None:
     with collecting_no_garbage():
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_messages_are_plain_lines_on_standard_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from duplicate.cli.common import stderr
+
+    stderr.print("wrote 3 rows to [bold]a:smile:.csv[/bold]")
+    assert capsys.readouterr() == ("", "wrote 3 rows to [bold]a:smile:.csv[/bold]\n")
+
+
+def test_starting_the_command_line_loads_no_rich_and_no_pandas() -> None:
+    import subprocess
+    import sys
+
+    program = "import sys, duplicate.cli; print(sorted({'rich', 'pandas'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, check=True)
+    assert done.stdout.strip() == b"[]"

@@ -12,10 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard, cast
 
-from rich.cells import cell_len
-from rich.console import Console
-from rich.table import Table
-
 from duplicate import __version__
 from duplicate.cli.common import OutputFormat, refuse_overwriting_inputs, stderr
 from duplicate.rules import Rules
@@ -23,6 +19,7 @@ from duplicate.rules import Rules
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
+    from rich.console import Console
 
     from duplicate.core.scoring import ScoreBatches
 
@@ -95,6 +92,8 @@ def emit(
     if check is not None and not streamed:
         check()
     if to_terminal:
+        from rich.console import Console
+
         render_table(_whole(table), Console(highlight=False))
         return []
     notes = notes or {}
@@ -119,7 +118,7 @@ def emit(
         write_atomic(sidecar, rules_text)
         written.append(Written.of(str(sidecar), "toml", rules_text, None))
     names = " and rules to ".join(w.path for w in written)
-    stderr.print(f"wrote {written[0].rows} rows to {names}", markup=False)
+    stderr.print(f"wrote {written[0].rows} rows to {names}")
     return written
 
 
@@ -171,6 +170,10 @@ def _stream_parquet(
 
 def render_table(frame: pd.DataFrame, console: Console) -> None:
     """A rich table of `frame`, numbers right-aligned, missing values blank."""
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(show_edge=False, header_style="bold", pad_edge=False)
     rows = [
         ["" if _missing(v) else _text(v) for v in row]

@@ -90,4 +90,4 @@ def report(
             outputs=[Written.of(output, "site", site, len(files))],
             adjustments=adjustment_records(corrections),
         )
-    stderr.print(f"wrote {len(pages)} pages to {output}/ (open {output}/index.html)", markup=False)
+    stderr.print(f"wrote {len(pages)} pages to {output}/ (open {output}/index.html)")

@@ -120,7 +120,7 @@ def seat(
             raise UsageError("--round 1 draws from the players file; give no RESULTS")
         if seed is None:
             raise UsageError("--round 1 needs --seed, so that the draw can be repeated")
-        stderr.print(f"round 1 drawn with seed {seed}", markup=False)
+        stderr.print(f"round 1 drawn with seed {seed}")
     else:
         if results is None:
             raise UsageError("give the RESULTS so far, or --round 1 with --players and --seed")
@@ -131,7 +131,6 @@ def seat(
             stderr.print(
                 f"{source_name(results)} has no table column, so who met whom is unknown: "
                 "seated in rule order",
-                markup=False,
             )
     seating = seat_next_round(
         data,
@@ -149,7 +148,7 @@ def seat(
     )
     inputs = [str(p) for p in (results, players, partners, adjustments) if p is not None]
     for report in seating.reports:
-        stderr.print(str(report), markup=False)
+        stderr.print(str(report))
     notes = {"seed": str(seed)} if round_no == 1 else {}
     refuse_overwriting_inputs(manifest, inputs)
     written = emit(

@@ -45,5 +45,4 @@ def validate(
         f"{source_name(results)}: {len(frame)} results, "
         f"{frame[['section', 'player']].drop_duplicates().shape[0]} players, "
         f"{frame[['section', 'round', 'deal']].drop_duplicates().shape[0]} deals: no problems",
-        markup=False,
     )

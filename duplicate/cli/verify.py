@@ -58,14 +58,11 @@ def verify(
     data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     found = compare(data, read_published(published, encoding), rules, corrections)
     if found.empty:
-        stderr.print(
-            f"{published} agrees with {results}: every field of every player", markup=False
-        )
+        stderr.print(f"{published} agrees with {results}: every field of every player")
         return
     emit(found, output=None, fmt=fmt, rules=rules, kind="differences", inputs=[])
     count = len(found)
     stderr.print(
         f"{published} differs from {results} in {count} field{'s' if count != 1 else ''}",
-        markup=False,
     )
     raise typer.Exit(1)

@@ -61,3 +61,39 @@ def test_plain_integer_text_is_read_as_int64() -> None:
     assert module._plain_integers(column).tolist() == [3, 10, -2]  # type: ignore[union-attr]
     assert module._plain_integers(pd.Series(["3", "007"], dtype="str")) is None
     assert module._integer_values(pd.Series(["3", "007"], dtype="str")).tolist() == [3, 7]  # type: ignore[union-attr]
+
+
+def test_nullable_integer_columns_are_read_like_plain_ones() -> None:
+    """pandas' Int64 columns, as a Parquet file with nullable integers gives them."""
+    frame = pd.DataFrame(
+        {
+            "round": [1, 1],
+            "deal": [1, 1],
+            "seat": [0, 1],
+            "player": pd.array([7, 8], dtype="Int64"),
+            "score": pd.array([3, -1], dtype="Int64"),
+        }
+    )
+    results = parse_results(frame, "t.parquet", check_structure=False)
+    assert results.frame["player"].tolist() == [7, 8]
+    assert results.frame["score_units"].tolist() == [3, -1]
+    frame["player"] = pd.array([7, None], dtype="Int64")
+    with pytest.raises(InvalidData) as missing:
+        parse_results(frame, "t.parquet", check_structure=False)
+    [problem] = missing.value.problems
+    assert (problem.column, problem.rows) == ("player", (2,))
+
+
+def test_float_columns_keep_their_decimals() -> None:
+    frame = pd.DataFrame(
+        {
+            "round": [1, 1],
+            "deal": [1, 1],
+            "seat": [0, 1],
+            "player": [7.0, 8.0],
+            "score": [3.0, -1.5],
+        }
+    )
+    results = parse_results(frame, "t.parquet", check_structure=False)
+    assert results.frame["player"].tolist() == [7, 8]
+    assert (results.frame["score_units"].tolist(), results.score_scale) == ([30, -15], 1)

@@ -284,6 +284,9 @@ def _map_columns(
 
 def _whole_integers(column: pd.Series) -> bool:
     """An integer column with no missing value (as Parquet files often hold)."""
+    if isinstance(column.dtype, np.dtype):
+        # numpy integers cannot be missing: no pass over the rows to ask.
+        return column.dtype.kind in "iu"
     return pd.api.types.is_integer_dtype(column.dtype) and not bool(column.isna().any())
 
 

@@ -89,6 +89,9 @@ NUMERIC_DEFAULTS = {
 
 
 def main() -> None:
+    """The `duplicate` program: runs the command line, then ends the process (see
+    exit_now). To run a command inside a process, call `app` (say, with typer's
+    CliRunner) instead."""
     # `duplicate score x.csv | head` must end quietly when head closes the pipe
     # (reproduce: without this line, a BrokenPipeError traceback appears).
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)

@@ -487,6 +487,60 @@ def test_starting_the_command_line_loads_no_rich_and_no_pandas() -> None:
     import subprocess
     import sys
 
-    program = "import sys, duplicate.cli; print(sorted({'rich', 'pandas'} & set(sys.modules)))"
+    program = (
+        "import sys, duplicate.cli.commands\nprint(sorted({'rich', 'pandas'} & set(sys.modules)))"
+    )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, check=True)
     assert done.stdout.strip() == b"[]"
+
+
+def test_main_reads_a_parquet_input_before_the_command_line_is_imported(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    source = tmp_path / "event.parquet"
+    pq.write_table(pq.read_table(SAMPLE / "big2_event.parquet"), source, row_group_size=50)
+    program = (
+        "import sys\n"
+        "from duplicate.cli import reading\n"
+        "from contextlib import ExitStack\n"
+        "from duplicate.io import parquet_columns\n"
+        "with ExitStack() as stack:\n"
+        "    reading.read_ahead(sys.argv[1:], stack)\n"
+        "    print(sorted(parquet_columns._started), 'duplicate.cli.commands' in sys.modules)\n"
+    )
+
+    def started(*argv: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", program, *argv], capture_output=True, check=True, text=True
+        )
+        return done.stdout.strip()
+
+    assert started("score", str(source)) == f"['{source}'] False"
+    assert started("standings", str(source), "-o", "x.csv") == f"['{source}'] False"
+    # Only score and standings, only their first argument, only a Parquet file.
+    assert started("score", "-o", "x.csv", str(source)) == "[] False"
+    assert started("validate", str(source)) == "[] False"
+    assert started("score", str(SAMPLE / "big2_event.csv")) == "[] False"
+    assert started("score") == "[] False"
+
+
+def test_main_keeps_the_read_ahead_until_the_command_is_done(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import duplicate.cli as cli
+    from duplicate.io import memory, parquet_columns
+
+    source = tmp_path / "event.parquet"
+    pq.write_table(pq.read_table(SAMPLE / "big2_event.parquet"), source, row_group_size=50)
+    seen: list[list[str]] = []
+    kept: list[bool] = []
+    monkeypatch.setattr(memory, "keep_freed_memory", lambda: kept.append(True))
+    monkeypatch.setattr(cli, "app", lambda: seen.append(sorted(parquet_columns._started)))
+    monkeypatch.setattr("sys.argv", ["duplicate", "score", str(source)])
+    assert run_main(monkeypatch) == 0
+    assert seen == [[str(source)]]
+    assert kept == [True]
+    assert parquet_columns._started == {}

@@ -1,4 +1,8 @@
-"""The `duplicate` command: parses options, calls the library, renders the result."""
+"""The `duplicate` command: parses options, calls the library, renders the result.
+
+This module imports next to nothing, so that `main` can start reading a big input
+before the command line (typer, every command: duplicate.cli.commands) is imported.
+"""
 
 from __future__ import annotations
 
@@ -7,69 +11,19 @@ import contextlib
 import os
 import signal
 import sys
-from typing import Annotated, NoReturn
+from contextlib import ExitStack
+from typing import Any, NoReturn
 
-import typer
-
-from duplicate import __version__
-from duplicate.cli import explain as explain_command
-from duplicate.cli import game_score as game_score_command
-from duplicate.cli import leaderboard as leaderboard_command
-from duplicate.cli import report as report_command
-from duplicate.cli import rules as rules_command
-from duplicate.cli import score as score_command
-from duplicate.cli import seat as seat_command
-from duplicate.cli import standings as standings_command
-from duplicate.cli import validate as validate_command
-from duplicate.cli import verify as verify_command
-from duplicate.cli.common import set_debug
-
-app = typer.Typer(
-    name="duplicate",
-    help="Score duplicate card-game events: matchpoints, rank points, standings.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+from duplicate.cli.reading import read_ahead
 
 
-def _print_version(value: bool) -> None:
-    if value:
-        typer.echo(f"duplicate {__version__}")
-        raise typer.Exit()
+def __getattr__(name: str) -> Any:
+    # duplicate.cli.app, the typer app, is imported when first asked for.
+    if name == "app":
+        from duplicate.cli.commands import app
 
-
-@app.callback()
-def root(
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version", callback=_print_version, is_eager=True, help="Print the version."
-        ),
-    ] = False,
-    debug: Annotated[
-        bool, typer.Option("--debug", help="Show the Python traceback behind an error.")
-    ] = False,
-) -> None:
-    """Score duplicate card-game events: matchpoints, rank points, standings."""
-    set_debug(debug)
-
-
-for module in (
-    score_command,
-    standings_command,
-    explain_command,
-    game_score_command,
-    leaderboard_command,
-    report_command,
-    seat_command,
-    validate_command,
-    verify_command,
-    rules_command,
-):
-    module.register(app)
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # Read when numpy is imported, so set before any command imports it.
@@ -98,11 +52,15 @@ def main() -> None:
     # The caller's settings win: these are defaults only.
     for name, value in NUMERIC_DEFAULTS.items():
         os.environ.setdefault(name, value)
-    try:
-        app()
-    except SystemExit as done:
-        exit_now(exit_status(done.code))
-    exit_now(0)
+    status = 0
+    with ExitStack() as reading:
+        # Read while typer and the commands are imported (see reading.read_ahead).
+        read_ahead(sys.argv[1:], reading)
+        try:
+            sys.modules[__name__].app()
+        except SystemExit as done:
+            status = exit_status(done.code)
+    exit_now(status)
 
 
 def exit_status(code: object) -> int:

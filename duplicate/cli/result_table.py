@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from typing import Any, Literal
+from typing import Any
 
 from duplicate.cli.common import (
     AdjustmentsOpt,
@@ -37,6 +37,7 @@ from duplicate.cli.manifest import (
     write_manifest,
 )
 from duplicate.cli.output import emit
+from duplicate.cli.reading import Keeping, start_reading
 
 
 def result_table_command(
@@ -44,16 +45,14 @@ def result_table_command(
     kind: str,
     doc: str,
     on_dask: str | None = None,
-    keeps_freed_memory: Literal["always", "after CSV text"] | None = None,
+    keeps_freed_memory: Keeping | None = None,
 ) -> Callable[..., None]:
     """A command computing `compute` ("module:function", imported when run) on results.
 
     `compute` may give a table in batches (ScoreBatches). The seating checks run
     alongside its computing and writing; nothing is put in place unless they pass.
     With `keeps_freed_memory`, the process reuses the memory its arrays free (see
-    io.memory.keep_freed_memory): "always", from the start; "after CSV text", from the
-    start for Parquet input, but only once a CSV file's text has been read and given
-    back (standings, 10M rows from CSV: 1.62 GB at the peak instead of 2.07).
+    reading.Keeping).
     """
 
     @reports_errors
@@ -78,18 +77,9 @@ def result_table_command(
         )
         with ExitStack() as stack:
             if engine is Engine.local:
-                from duplicate.io.memory import keep_freed_memory
-                from duplicate.io.parquet_columns import is_parquet, prefetching
-
-                keeps_from_start = keeps_freed_memory == "always" or (
-                    keeps_freed_memory == "after CSV text" and is_parquet(results)
-                )
-                if keeps_from_start:
-                    keep_freed_memory()
-
                 # The file is read while pandas and the computing are imported (0.3 s,
-                # on one core).
-                stack.enter_context(prefetching(results))
+                # on one core), unless main started it already (reading.read_ahead).
+                keeps_from_start = start_reading(results, keeps_freed_memory, stack)
             with collecting_no_garbage():
                 from duplicate.core.results import check_results
                 from duplicate.io.read import read_adjustments
@@ -112,6 +102,8 @@ def result_table_command(
                         results, adjustments, encoding, rules.deal_scope, check_structure=False
                     )
                 if keeps_freed_memory and not keeps_from_start:
+                    from duplicate.io.memory import keep_freed_memory
+
                     # A CSV file's text has been read, and given back to the system.
                     keep_freed_memory()
                 check = background.submit(check_results, data).result

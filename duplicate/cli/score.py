@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from duplicate.cli.reading import KEEPING
 from duplicate.cli.result_table import result_table_command
 
 score = result_table_command(
@@ -14,9 +15,7 @@ score = result_table_command(
     Example: duplicate score results.csv -o scores.parquet
     """,
     on_dask="duplicate.engines.dask_engine:score_on_dask",
-    # Streamed out batch by batch, score frees big arrays one after another; from CSV,
-    # too, keeping freed memory from the start was faster (6.0 s against 6.8 s).
-    keeps_freed_memory="always",
+    keeps_freed_memory=KEEPING["score"],
 )
 
 

@@ -183,7 +183,7 @@ def parse_results(
         ints = (
             column.to_numpy(dtype=np.int64) if _whole_integers(column) else _plain_integers(column)
         )
-        if ints is not None and (name != "round" or bool((ints >= 1).all())):
+        if ints is not None and (name != "round" or int(ints.min()) >= 1):
             frame[name] = ints
             read(name)
             continue
@@ -215,13 +215,14 @@ def parse_results(
     seconds_scale = 0
     if has_seconds:
         units, seconds_scale, bad = _decimal_units(raw[columns["seconds"]])
-        negative = ~bad & (units < 0)
-        cell_problems(
-            "seconds",
-            bad | negative,
-            "is not a time in seconds >= 0",
-            "give every row its play time in seconds, or drop the column",
-        )
+        # One pass to see that all is well (bad cells hold 0); the masks only if not.
+        if bool(bad.any()) or int(units.min()) < 0:
+            cell_problems(
+                "seconds",
+                bad | (units < 0),
+                "is not a time in seconds >= 0",
+                "give every row its play time in seconds, or drop the column",
+            )
         frame["seconds_units"] = units
         read("seconds")
     if problems:

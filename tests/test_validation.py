@@ -74,6 +74,7 @@ def unchecked(frame: pd.DataFrame, deal_scope: str) -> Results:
     fault=st.sampled_from(FAULTS),
     with_table=st.booleans(),
     deal_scope=st.sampled_from(["round", "event"]),
+    in_file_order=st.booleans(),
 )
 def test_quick_check_agrees_with_the_flags(
     seed: int,
@@ -84,15 +85,21 @@ def test_quick_check_agrees_with_the_flags(
     fault: str,
     with_table: bool,
     deal_scope: str,
+    in_file_order: bool,
 ) -> None:
     rng = np.random.default_rng(seed)
     frame = event(rng, rounds, deals, tables, k)
     if deal_scope == "event":
         frame["deal"] += (frame["round"] - 1) * deals
+    if in_file_order:
+        # Deal by deal, (table, seat) rising: the layout the quickest check knows.
+        frame = frame.sort_values(["round", "deal", "table", "seat"], ignore_index=True)
     frame = broken(frame, fault, int(rng.integers(len(frame))))
     if not with_table:
         frame = frame.drop(columns="table")
-    results = unchecked(frame.sample(frac=1, random_state=seed % 1000), deal_scope)
+    if not in_file_order:
+        frame = frame.sample(frac=1, random_state=seed % 1000)
+    results = unchecked(frame, deal_scope)
     deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
     flagged = any(bool(flag.any()) for flag in _flags(results, deal_key).values())
     sound = _certainly_sound(results, deal_key)
@@ -156,3 +163,68 @@ def test_sparse_table_numbers_are_checked_by_their_dense_codes(
     )
     monkeypatch.setattr(validation, "HISTOGRAM_LIMIT", 1000)
     assert _certainly_sound(unchecked(frame, "round"), ["section", "round", "deal"])
+
+
+@pytest.mark.parametrize("deals", [1, 3])
+def test_a_player_twice_in_every_deal_is_found_in_file_order(deals: int) -> None:
+    # Every deal has the same rows (table, seat rising) and the same player at each:
+    # but P1 sits twice, so no deal is sound.
+    frame = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "round": 1,
+                    "deal": deal,
+                    "table": [1, 1, 1, 1],
+                    "seat": [0, 1, 2, 3],
+                    "player": ["P1", "P2", "P1", "P4"],
+                    "score": 0,
+                }
+            )
+            for deal in range(1, deals + 1)
+        ],
+        ignore_index=True,
+    )
+    results = unchecked(frame, "round")
+    assert not _certainly_sound(results, ["section", "round", "deal"])
+    assert structural_problems(results, "round") != []
+
+
+def test_one_round_in_file_order_is_sound_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The usual layout is decided by comparing deals, without any table of keys."""
+    frame = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "round": 1,
+                    "deal": deal,
+                    "table": [1, 1, 2, 2],
+                    "seat": [0, 1, 0, 1],
+                    "player": [4, 3, 2, 1],
+                    "score": 0,
+                }
+            )
+            for deal in (1, 2, 3)
+        ],
+        ignore_index=True,
+    )
+    monkeypatch.setattr(validation, "varying_keys", None)  # not to be called
+    assert _certainly_sound(unchecked(frame, "round"), ["section", "round", "deal"])
+
+
+# (deal, table, seat, player) rows of one round that look alike deal by deal, and
+# each break a rule: the quickest check must look closer.
+LOOKALIKES = {
+    "players swap seats": [(1, 1, 0, 1), (1, 1, 1, 2), (2, 1, 0, 2), (2, 1, 1, 1)],
+    "two players share a seat": [(1, 1, 0, 1), (1, 1, 0, 2), (2, 1, 0, 1), (2, 1, 0, 2)],
+    "a seat written out of order": [(1, 1, 0, 1), (1, 1, 1, 2), (2, 1, 1, 1), (2, 1, 0, 2)],
+    "deals interleaved": [(1, 1, 0, 1), (2, 1, 1, 2), (1, 1, 0, 1), (2, 1, 1, 2)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOOKALIKES))
+def test_rows_that_look_alike_but_break_a_rule(name: str) -> None:
+    frame = pd.DataFrame(LOOKALIKES[name], columns=["deal", "table", "seat", "player"])
+    results = unchecked(frame.assign(round=1, score=0), "round")
+    assert not _certainly_sound(results, ["section", "round", "deal"])
+    assert structural_problems(results, "round") != []

@@ -18,6 +18,7 @@ from duplicate.core.codes import (
     varies_within,
     varying_keys,
 )
+from duplicate.core.exact import CodeArray
 from duplicate.errors import Problem
 
 if TYPE_CHECKING:
@@ -116,6 +117,8 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
     """
     code = results.codes
     deal = results.key(*deal_key)
+    if results.has_table and _every_deal_seated_alike(results, deal):
+        return True
     # Player and table numbers need only sort and index a bounded table here: as they
     # are, when small (0.09 s of dense codes saved at 10M rows).
     in_round = bounded(*combine([code("section"), code("round"), results.sorting_codes("player")]))
@@ -150,6 +153,46 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
     pair_table = round_of_deal[played // n_tables] * n_tables + played % n_tables
     pairs = bounded(pair_table, section_round[1] * n_tables)
     return not bool(varying_keys(*pairs, players).any())
+
+
+def _every_deal_seated_alike(results: Results, deal: tuple[CodeArray, int]) -> bool:
+    """A quick yes for the usual file of one round: rows deal by deal, each deal the
+    same rows in the same order, which is (table, seat) rising, with the same player at
+    each, and no player twice in a deal.
+
+    Then no rule can be broken: each player keeps one place for the round (a player at
+    another row in some deal would be there in every deal, so twice in each), no seat
+    is shared, and every table has the same players on every deal. Comparisons with the
+    first deal, no table per key: 0.03 s instead of 0.3 s at 10M rows. False means
+    "look closer", never "broken".
+    """
+    code = results.codes
+    if code("section")[1] != 1 or code("round")[1] != 1:
+        return False
+    deals, n_deals = deal
+    rows = len(deals) // n_deals
+    if rows == 0 or rows * n_deals != len(deals):
+        return False
+    if not bool((deals.reshape(n_deals, rows) == np.arange(n_deals)[:, None]).all()):
+        return False
+    tables = results.sorting_codes("table")[0]
+    seats = code("seat")[0]
+    players = results.sorting_codes("player")[0]
+    for column in (tables, seats, players):
+        by_deal = column.reshape(n_deals, rows)
+        if not bool((by_deal == by_deal[0]).all()):
+            return False
+    table, seat = tables[:rows], seats[:rows]
+    rising = (table[1:] > table[:-1]) | ((table[1:] == table[:-1]) & (seat[1:] > seat[:-1]))
+    return bool(rising.all()) and _distinct(players[:rows])
+
+
+def _distinct(values: np.ndarray) -> bool:
+    """Whether no value occurs twice (rising values, as ids often come, in one pass)."""
+    if bool((values[1:] > values[:-1]).all()):
+        return True
+    ordered = np.sort(values)
+    return not bool((ordered[1:] == ordered[:-1]).any())
 
 
 def _flags(results: Results, deal_key: list[str]) -> dict[str, np.ndarray]:

@@ -59,6 +59,14 @@ def broken(frame: pd.DataFrame, fault: str, row: int) -> pd.DataFrame:
     return frame
 
 
+def every_deal(deals: range | tuple[int, ...], **columns: object) -> pd.DataFrame:
+    """One round whose deals each have the same rows (`columns`), all scored 0."""
+    return pd.concat(
+        [pd.DataFrame({"round": 1, "deal": deal, **columns, "score": 0}) for deal in deals],
+        ignore_index=True,
+    )
+
+
 def unchecked(frame: pd.DataFrame, deal_scope: str) -> Results:
     """Typed results without the structural checks (so broken events can be built)."""
     return parse_results(frame, deal_scope=deal_scope, check_structure=False)
@@ -144,46 +152,23 @@ def test_sparse_table_numbers_are_checked_by_their_dense_codes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Tables 1000 and 2000: as their own codes, 2 deals x 2001 x 4 seats exceed the
-    # histogram limit set here; their dense codes (2 tables) do not.
-    frame = pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "round": 1,
-                    "deal": deal,
-                    "table": [1000] * 4 + [2000] * 4,
-                    "seat": list(range(4)) * 2,
-                    "player": range(8),
-                    "score": 0,
-                }
-            )
-            for deal in (1, 2)
-        ],
-        ignore_index=True,
+    # histogram limit set here; their dense codes (2 tables) do not. The rows come last
+    # first, past the check that compares deals in file order.
+    frame = every_deal(
+        (1, 2), table=[1000] * 4 + [2000] * 4, seat=[0, 1, 2, 3] * 2, player=range(8)
     )
     monkeypatch.setattr(validation, "HISTOGRAM_LIMIT", 1000)
-    assert _certainly_sound(unchecked(frame, "round"), ["section", "round", "deal"])
+    results = unchecked(frame.iloc[::-1], "round")
+    assert not validation._every_deal_seated_alike(results, results.key("section", "round", "deal"))
+    assert _certainly_sound(results, ["section", "round", "deal"])
 
 
 @pytest.mark.parametrize("deals", [1, 3])
 def test_a_player_twice_in_every_deal_is_found_in_file_order(deals: int) -> None:
     # Every deal has the same rows (table, seat rising) and the same player at each:
     # but P1 sits twice, so no deal is sound.
-    frame = pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "round": 1,
-                    "deal": deal,
-                    "table": [1, 1, 1, 1],
-                    "seat": [0, 1, 2, 3],
-                    "player": ["P1", "P2", "P1", "P4"],
-                    "score": 0,
-                }
-            )
-            for deal in range(1, deals + 1)
-        ],
-        ignore_index=True,
+    frame = every_deal(
+        range(1, deals + 1), table=[1] * 4, seat=[0, 1, 2, 3], player=["P1", "P2", "P1", "P4"]
     )
     results = unchecked(frame, "round")
     assert not _certainly_sound(results, ["section", "round", "deal"])
@@ -192,22 +177,7 @@ def test_a_player_twice_in_every_deal_is_found_in_file_order(deals: int) -> None
 
 def test_one_round_in_file_order_is_sound_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The usual layout is decided by comparing deals, without any table of keys."""
-    frame = pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "round": 1,
-                    "deal": deal,
-                    "table": [1, 1, 2, 2],
-                    "seat": [0, 1, 0, 1],
-                    "player": [4, 3, 2, 1],
-                    "score": 0,
-                }
-            )
-            for deal in (1, 2, 3)
-        ],
-        ignore_index=True,
-    )
+    frame = every_deal((1, 2, 3), table=[1, 1, 2, 2], seat=[0, 1, 0, 1], player=[4, 3, 2, 1])
     monkeypatch.setattr(validation, "varying_keys", None)  # not to be called
     assert _certainly_sound(unchecked(frame, "round"), ["section", "round", "deal"])
 

@@ -108,6 +108,8 @@ def test_repeats_are_found_in_any_order(keys: list[int], ordered: bool, histogra
     # Both ways of counting: a table of counts, or a sort (keys too many for a table).
     size = 31 if histogram else codes.HISTOGRAM_LIMIT + 1
     assert codes.has_repeats(values, size) == (len(set(keys)) < len(keys))
+    # With no bound given, always by a sort.
+    assert codes.has_repeats(values) == (len(set(keys)) < len(keys))
 
 
 @given(values=st.lists(st.integers(-3, 70_000), min_size=1, max_size=40))

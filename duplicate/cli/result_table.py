@@ -37,7 +37,7 @@ from duplicate.cli.manifest import (
     write_manifest,
 )
 from duplicate.cli.output import emit
-from duplicate.cli.reading import Keeping, start_reading
+from duplicate.cli.reading import Keeping, keep_after_reading, start_reading
 
 
 def result_table_command(
@@ -76,10 +76,11 @@ def result_table_command(
             rules_file, tie_ranking, deal_scope, rank_factors, rank_base, method
         )
         with ExitStack() as stack:
-            if engine is Engine.local:
-                # The file is read while pandas and the computing are imported (0.3 s,
-                # on one core), unless main started it already (reading.read_ahead).
-                keeps_from_start = start_reading(results, keeps_freed_memory, stack)
+            # The file is read while pandas and the computing are imported (0.3 s, on
+            # one core), unless main started it already (reading.read_ahead).
+            kept_from_start = engine is Engine.local and start_reading(
+                results, keeps_freed_memory, stack
+            )
             with collecting_no_garbage():
                 from duplicate.core.results import check_results
                 from duplicate.io.read import read_adjustments
@@ -87,9 +88,6 @@ def result_table_command(
                 module, function = compute.split(":")
                 run = getattr(importlib.import_module(module), function)
             check: Callable[[], None] | None = None
-            # The seating checks run on a thread of their own (numpy lets go of Python's
-            # lock in long array operations) while the table is computed and written.
-            background = stack.enter_context(ThreadPoolExecutor(max_workers=1))
             if engine is Engine.dask:
                 corrections = read_adjustments(adjustments, encoding) if adjustments else None
                 with working(f"computing {kind} on Dask"):
@@ -101,12 +99,12 @@ def result_table_command(
                     data, corrections = read_inputs(
                         results, adjustments, encoding, rules.deal_scope, check_structure=False
                     )
-                if keeps_freed_memory and not keeps_from_start:
-                    from duplicate.io.memory import keep_freed_memory
-
-                    # A CSV file's text has been read, and given back to the system.
-                    keep_freed_memory()
-                check = background.submit(check_results, data).result
+                keep_after_reading(keeps_freed_memory, kept_from_start)
+                # The seating checks run on a thread of their own (numpy lets go of
+                # Python's lock in long array operations) while the table is computed
+                # and written.
+                checking = stack.enter_context(ThreadPoolExecutor(max_workers=1))
+                check = checking.submit(check_results, data).result
                 with working(f"computing {kind}"):
                     table = computed(run, data, rules, corrections, check)
                 rows = len(data.frame)

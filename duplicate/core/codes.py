@@ -43,16 +43,16 @@ def _dense(values: pd.Series | np.ndarray, compact: bool) -> tuple[CodeArray, in
     if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
         return _category_codes(values, compact)
     array = values.to_numpy() if isinstance(values, pd.Series) else values
-    if isinstance(array, np.ndarray) and array.dtype.kind in "iu" and len(array):
-        low, high = int(array.min()), int(array.max())
+    span = _integer_span(array)
+    if span is not None:
+        low, high = span
         if low == high:
             # One value (one round, no sections): every code is 0.
             return np.zeros(len(array), dtype=code_type(1) if compact else np.int64), 1
-        limit = max(SMALL_RANGE, 2 * len(array))
-        if high - low < limit:
+        if high - low < _table_limit(len(array)):
             # Round, deal, seat, table and player numbers: a table of which values occur,
             # indexed by the values themselves when they start near 0 (no offset array).
-            base = 0 if low >= 0 and high < limit else low
+            base = 0 if _index_a_table(low, high, len(array)) else low
             index = array if base == 0 else array - base
             present = np.zeros(high - base + 1, dtype=bool)
             present[index] = True
@@ -72,12 +72,27 @@ def sorting_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int] | Non
     only the order and a bounded size count, no codes are made (no pass over the rows).
     """
     array = values.to_numpy() if isinstance(values, pd.Series) else values
+    span = _integer_span(array)
+    if span is None or not _index_a_table(*span, len(array)):
+        return None
+    return array, span[1] + 1
+
+
+def _integer_span(array: object) -> tuple[int, int] | None:
+    """The smallest and largest value of a non-empty integer array; None otherwise."""
     if not (isinstance(array, np.ndarray) and array.dtype.kind in "iu" and len(array)):
         return None
-    low, high = int(array.min()), int(array.max())
-    if low < 0 or high >= max(SMALL_RANGE, 2 * len(array)):
-        return None
-    return array, high + 1
+    return int(array.min()), int(array.max())
+
+
+def _table_limit(n: int) -> int:
+    """How many entries a table indexed by the values of n rows may have."""
+    return max(SMALL_RANGE, 2 * n)
+
+
+def _index_a_table(low: int, high: int, n: int) -> bool:
+    """Whether values from low to high can index such a table as they are."""
+    return low >= 0 and high < _table_limit(n)
 
 
 def code_type(k: int) -> type[np.signedinteger[Any]]:
@@ -167,12 +182,13 @@ def count_per(key: IntArray, size: int) -> IntArray:
     return counts[inverse]
 
 
-def has_repeats(key: IntArray, size: int) -> bool:
-    """Whether any key is held by more than one row."""
+def has_repeats(key: IntArray, size: int | None = None) -> bool:
+    """Whether any key is held by more than one row (counted in a table when `size`,
+    the keys' bound, is given and small enough; else by a sort)."""
     if bool((key[1:] > key[:-1]).all()):
         # Rows in key order (as files usually come): one pass, no table of counts.
         return False
-    if size <= HISTOGRAM_LIMIT:
+    if size is not None and size <= HISTOGRAM_LIMIT:
         return bool((np.bincount(key, minlength=size) > 1).any())
     ordered = np.sort(key)
     return bool((ordered[1:] == ordered[:-1]).any())

@@ -48,6 +48,9 @@ class Results:
     _keys: dict[tuple[str, ...], tuple[CodeArray, int]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
+    _sorting: dict[str, tuple[CodeArray, int]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     # Checks and scoring may run on two threads: each code is still computed once,
     # under a lock of its own (a thread wanting the seats' codes does not wait while
@@ -94,9 +97,12 @@ class Results:
     def sorting_codes(self, column: str) -> tuple[CodeArray, int]:
         """Codes that sort like the column and index a bounded table, dense or not:
         small non-negative integers are their own (codes.sorting_codes), others have
-        their dense codes."""
-        own = sorting_codes(self.frame[column])
-        return own if own is not None else self.codes(column)
+        their dense codes. Computed once."""
+        with self._lock(("sorting", column)):
+            if column not in self._sorting:
+                own = sorting_codes(self.frame[column])
+                self._sorting[column] = own if own is not None else self.codes(column)
+            return self._sorting[column]
 
     def codes(self, column: str) -> tuple[CodeArray, int]:
         """Ordered dense codes of a column, computed once and shared by every step.

@@ -184,15 +184,8 @@ def _every_deal_seated_alike(results: Results, deal: tuple[CodeArray, int]) -> b
             return False
     table, seat = tables[:rows], seats[:rows]
     rising = (table[1:] > table[:-1]) | ((table[1:] == table[:-1]) & (seat[1:] > seat[:-1]))
-    return bool(rising.all()) and _distinct(players[:rows])
-
-
-def _distinct(values: np.ndarray) -> bool:
-    """Whether no value occurs twice (rising values, as ids often come, in one pass)."""
-    if bool((values[1:] > values[:-1]).all()):
-        return True
-    ordered = np.sort(values)
-    return not bool((ordered[1:] == ordered[:-1]).any())
+    # The players' own numbers may be sparse: their repeats are found by a sort.
+    return bool(rising.all()) and not has_repeats(players[:rows])
 
 
 def _flags(results: Results, deal_key: list[str]) -> dict[str, np.ndarray]:

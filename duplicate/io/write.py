@@ -188,7 +188,7 @@ def write_parquet(
         while encoding:
             write_oldest()
         if schema is not None:
-            if _as_stored(schema.empty_table()).schema != schema:
+            if any(_stored_as_int64(field.type) for field in schema):
                 # The footer says what the columns are, as Arrow would for the table.
                 joiner.describe_as(memoryview(_encoded(schema.empty_table())))
             for piece in joiner.end():

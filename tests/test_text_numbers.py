@@ -60,7 +60,6 @@ def test_plain_integer_text_is_read_as_int64() -> None:
     column = pd.Series(["3", "10", "-2"], dtype="str")
     assert module._plain_integers(column).tolist() == [3, 10, -2]  # type: ignore[union-attr]
     assert module._plain_integers(pd.Series(["3", "007"], dtype="str")) is None
-    assert module._integer_values(pd.Series(["3", "007"], dtype="str")).tolist() == [3, 7]  # type: ignore[union-attr]
 
 
 def test_nullable_integer_columns_are_read_like_plain_ones() -> None:

@@ -15,14 +15,11 @@ import pyarrow.compute as pc
 from duplicate.core.codes import combine, compact_codes, dense_codes, sorting_codes
 from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.core.exact import CodeArray, IntArray
+from duplicate.core.numbers import decimal_units
 from duplicate.core.validation import structural_problems
 from duplicate.errors import InvalidData, Problem
 
-MAX_DECIMALS = 6
-# Scaled integers beyond this lose exactness when they pass through float64.
-MAX_UNITS = 2**53
 _INTEGER_TEXT = r"-?(?:0|[1-9][0-9]{0,17})"
-_DECIMAL_TEXT = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 
 
 @dataclass(frozen=True)
@@ -209,18 +206,23 @@ def parse_results(
 
     score_scale = 0
     if "score" in columns:
-        score_units, score_scale, bad = _decimal_units(raw[columns["score"]])
+        score = decimal_units(raw[columns["score"]])
+        score_scale = score.scale
         cell_problems(
-            "score", bad, "is not a number", "write the game score as a number such as 12 or -3.5"
+            "score",
+            score.bad,
+            "is not a number",
+            "write the game score as a number such as 12 or -3.5",
         )
-        frame["score_units"] = score_units
+        frame["score_units"] = score.units
         read("score")
     else:
         frame["score_units"] = np.zeros(n, dtype=np.int64)
     has_seconds = "seconds" in columns
     seconds_scale = 0
     if has_seconds:
-        units, seconds_scale, bad = _decimal_units(raw[columns["seconds"]])
+        seconds = decimal_units(raw[columns["seconds"]])
+        units, seconds_scale, bad = seconds.units, seconds.scale, seconds.bad
         # One pass to see that all is well (bad cells hold 0); the masks only if not.
         if bool(bad.any()) or int(units.min()) < 0:
             cell_problems(
@@ -297,18 +299,8 @@ def _whole_integers(column: pd.Series) -> bool:
     return pd.api.types.is_integer_dtype(column.dtype) and not bool(column.isna().any())
 
 
-def _integer_values(column: pd.Series) -> IntArray | None:
-    """A text column's values as int64 when Arrow reads every cell as an integer, else None.
-
-    Arrow's cast reads millions of cells in a fraction of a second, where the checks
-    by regular expression take seconds; any other column goes the slow, exact way.
-    """
-    text = _arrow_text(column)
-    return None if text is None else _cast_integers(text)
-
-
 def _plain_integers(column: pd.Series) -> IntArray | None:
-    """_integer_values, when every cell is also written as that integer plainly (no
+    """A text column as int64 when every cell is an integer written plainly (no
     sign +, no leading zero, no space, at most 18 digits): an identifier such as "007"
     stays text."""
     text = _arrow_text(column)
@@ -370,34 +362,3 @@ def _identifier(text: pd.Series) -> pd.Series:
     if len(present) == len(text) and bool(present.str.fullmatch(_INTEGER_TEXT).all()):
         return text.astype("int64")
     return text
-
-
-def _decimal_units(column: pd.Series) -> tuple[IntArray, int, np.ndarray]:
-    """(value x 10**scale as int64, scale, bad-row mask) for a column of numbers.
-
-    The scale is the most decimals any value has, so every value is held exactly.
-    """
-    if _whole_integers(column):
-        return column.to_numpy(dtype=np.int64), 0, np.zeros(len(column), dtype=bool)
-    ints = _integer_values(column)
-    if ints is not None and bool((np.abs(ints) < MAX_UNITS).all()):
-        return ints, 0, np.zeros(len(column), dtype=bool)
-    text = (
-        _text(column)
-        if pd.api.types.is_float_dtype(column.dtype)
-        else column.astype("str").str.strip()
-    )
-    ok = np.array(text.str.fullmatch(_DECIMAL_TEXT).fillna(False), dtype=bool)
-    point = text.str.find(".").fillna(-1).to_numpy(dtype=np.int64)
-    length = text.str.len().fillna(0).to_numpy(dtype=np.int64)
-    decimals = np.where(ok & (point >= 0), length - point - 1, 0)
-    scale = int(decimals.max()) if len(decimals) else 0
-    if scale > MAX_DECIMALS:
-        too_precise = decimals > MAX_DECIMALS
-        ok &= ~too_precise
-        scale = int(np.where(ok, decimals, 0).max()) if ok.any() else 0
-    values = pd.to_numeric(text.where(ok), errors="coerce").to_numpy(dtype=np.float64)
-    scaled = np.round(np.nan_to_num(values) * 10.0**scale)
-    ok &= np.abs(scaled) < MAX_UNITS
-    units = np.where(ok, scaled, 0).astype(np.int64)
-    return units, scale, ~ok

@@ -1,8 +1,7 @@
-"""Time score, standings and seat on generated events (`make bench ROWS=... REPEAT=...`).
+"""Time validate, score, standings and seat on generated events (`make bench ROWS=...`).
 
-The event: players in tables of 4, one round of 25 deals, scores from a small range so
-that ties are everywhere, play times on every row. The data is generated into
-bench-data/ (ignored by git) once per size and reused. Each command runs as a new
+Four input shapes (see shapes.py), each generated into bench-data/ (ignored by git)
+once per size and reused. Each command runs as a new
 process, REPEAT times; the best time is kept, with the process's peak memory.
 DuckDB's SQL for the same scores is timed the same way, and its results compared.
 """
@@ -21,32 +20,9 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[2]
-DEALS = 25
-TABLE_SIZE = 4
+sys.path.insert(0, str(Path(__file__).parent))
 
-
-def generate(rows: int, folder: Path) -> tuple[Path, Path]:
-    folder.mkdir(exist_ok=True)
-    csv, parquet = folder / f"event_{rows}.csv", folder / f"event_{rows}.parquet"
-    if csv.exists() and parquet.exists():
-        return csv, parquet
-    players = max(TABLE_SIZE, rows // DEALS // TABLE_SIZE * TABLE_SIZE)
-    rng = np.random.default_rng(1)
-    player = np.tile(np.arange(players), DEALS)
-    frame = pd.DataFrame(
-        {
-            "round": 1,
-            "deal": np.repeat(np.arange(1, DEALS + 1), players),
-            "table": player // TABLE_SIZE + 1,
-            "seat": player % TABLE_SIZE,
-            "player": player + 1,
-            "score": rng.integers(-30, 31, len(player)),
-            "seconds": rng.integers(20, 300, len(player)),
-        }
-    )
-    frame.to_csv(csv, index=False)
-    frame.to_parquet(parquet, index=False)
-    return csv, parquet
+from shapes import DEALS, SHAPES, TABLE_SIZE, generate, path_of  # noqa: E402
 
 
 def generate_swiss(players: int, folder: Path, rounds: int = 3) -> Path:
@@ -86,7 +62,7 @@ def generate_swiss(players: int, folder: Path, rounds: int = 3) -> Path:
 
 DUCKDB_SCORE = """
 COPY (
-  WITH r AS (SELECT * FROM read_parquet('{source}')),
+  WITH r AS (SELECT * FROM {reader}('{source}')),
   cells AS (
     SELECT round, deal, seat, score, count(*) AS eq,
            coalesce(sum(count(*)) OVER (PARTITION BY round, deal, seat ORDER BY score
@@ -128,7 +104,8 @@ def duckdb_command(source: Path, target: Path) -> list[str] | None:
     except ImportError:
         print("duckdb is not installed: `make bench` installs it")
         return None
-    sql = DUCKDB_SCORE.format(source=source, target=target)
+    reader = "read_csv" if source.suffix == ".csv" else "read_parquet"
+    sql = DUCKDB_SCORE.format(reader=reader, source=source, target=target)
     return [sys.executable, "-c", DUCKDB_RUN, sql]
 
 
@@ -184,18 +161,48 @@ def timed_in_turn(jobs: list[tuple[str, list[str]]], repeat: int) -> list[float]
     return best
 
 
+def bench_shape(shape: str, source: Path, tool: list[str], here: list[str], n: int) -> None:
+    """validate, score (against DuckDB, in turn) and standings on one input shape."""
+    out = source.parent
+    print(f"-- {shape}: {source.name}")
+    timed("validate", [*tool, "validate", str(source)], n)
+    score = [*tool, "score", str(source), "-o", str(out / "s.parquet")]
+    duckdb = duckdb_command(source, out / "duckdb.parquet")
+    if duckdb is None:
+        ours = timed("score, Parquet out", score, n)
+    else:
+        ours, theirs = timed_in_turn(
+            [("score, Parquet out", score), ("DuckDB SQL, the same scores", duckdb)], n
+        )
+        compared = [*here, "--compare", str(out / "s.parquet"), str(out / "duckdb.parquet")]
+        agree = subprocess.run(compared).returncode == 0
+        print(
+            f"{'score / DuckDB':<46} {ours / theirs:7.2f}     "
+            f"(results {'agree' if agree else 'DIFFER'})"
+        )
+    ranked = timed(
+        "standings, Parquet out",
+        [*tool, "standings", str(source), "-o", str(out / "t.parquet")],
+        n,
+    )
+    print(f"{'standings / score':<46} {ranked / ours:7.2f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--shapes", nargs="*", choices=list(SHAPES), default=list(SHAPES))
     parser.add_argument("--seat-players", type=int, nargs="*", default=[10_000, 100_000])
     parser.add_argument("--repeat", type=int, default=3, help="runs per command; the best")
     parser.add_argument("--generate", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--compare", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    folder = ROOT / "bench-data"
     if args.generate:
-        generate(args.rows, ROOT / "bench-data")
+        for shape in args.shapes:
+            generate(folder, shape, args.rows)
         for players in args.seat_players:
-            generate_swiss(players, ROOT / "bench-data")
+            generate_swiss(players, folder)
         return
     if args.compare:
         raise SystemExit(0 if same_scores(*args.compare) else 1)
@@ -203,42 +210,19 @@ def main() -> None:
     # Linux counts a child's peak memory from the size of the process that started it.
     here = [sys.executable, __file__, "--rows", str(args.rows)]
     seat_sizes = [str(p) for p in args.seat_players]
-    subprocess.run([*here, "--generate", "--seat-players", *seat_sizes], check=True)
-    csv, parquet = generate(args.rows, ROOT / "bench-data")
-    out = ROOT / "bench-data"
+    made = [*here, "--generate", "--shapes", *args.shapes, "--seat-players", *seat_sizes]
+    subprocess.run(made, check=True)
     tool = [sys.executable, "-m", "duplicate"]
     n = args.repeat
     print(f"{args.rows:,} result rows, {DEALS} deals, tables of {TABLE_SIZE}; best of {n} runs")
     timed("duplicate --help", [*tool, "--help"], n)
-    timed("score, CSV in, Parquet out", [*tool, "score", str(csv), "-o", str(out / "s.parquet")], n)
-    score_parquet = [*tool, "score", str(parquet), "-o", str(out / "s.parquet")]
-    duckdb = duckdb_command(parquet, out / "duckdb.parquet")
-    if duckdb is None:
-        ours = timed("score, Parquet in, Parquet out", score_parquet, n)
-    else:
-        ours, theirs = timed_in_turn(
-            [
-                ("score, Parquet in, Parquet out", score_parquet),
-                ("DuckDB SQL, the same scores, Parquet to Parquet", duckdb),
-            ],
-            n,
-        )
-        compared = [*here, "--compare", str(out / "s.parquet"), str(out / "duckdb.parquet")]
-        agree = subprocess.run(compared).returncode == 0
-        print(
-            f"{'duplicate score / DuckDB':<46} {ours / theirs:7.2f}     "
-            f"(results {'agree' if agree else 'DIFFER'})"
-        )
-    standings_csv = [*tool, "standings", str(csv), "-o", str(out / "t.csv")]
-    timed("standings, CSV in, CSV out", standings_csv, n)
-    standings_parquet = [*tool, "standings", str(parquet), "-o", str(out / "t.parquet")]
-    ranked = timed("standings, Parquet in, Parquet out", standings_parquet, n)
-    print(f"{'standings / score':<46} {ranked / ours:7.2f}")
+    for shape in args.shapes:
+        bench_shape(shape, path_of(folder, shape, args.rows), tool, here, n)
     for players in args.seat_players:
-        swiss = generate_swiss(players, ROOT / "bench-data")  # made above: only its path
+        swiss = generate_swiss(players, folder)  # made above: only its path
         timed(
             f"seat {players:,} players, tables of 4, avoid repeats",
-            [*tool, "seat", str(swiss), "-o", str(out / "seat.csv")],
+            [*tool, "seat", str(swiss), "-o", str(folder / "seat.csv")],
             n,
         )
 

@@ -1,0 +1,166 @@
+"""Numbers held exactly: a column of scores or times as integers times 10**-scale.
+
+Every kind of column a reader gives is parsed here, vectorised, with no float64 round
+trip of a value: integers as they are; text by a strict grammar (ASCII digits, one
+optional sign and point; no exponent, hex, underscore or full-width digit); floats
+(Parquet's doubles) by their shortest decimal that reads back as the same float, the
+decimal a person sees for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from duplicate.core.exact import IntArray
+
+MAX_DECIMALS = 6
+# Held values stay below this: exact through every later step, float64 included.
+MAX_UNITS = 2**53
+DECIMAL_GRAMMAR = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$"
+# Digits Arrow may cast to int64 without overflow.
+MAX_DIGITS = 18
+_POWERS = 10 ** np.arange(MAX_DECIMALS + 1, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Units:
+    """A column as exact integers: value = units / 10**scale; `bad` marks the cells
+    that are missing or not numbers of at most MAX_DECIMALS decimals (their units are 0)."""
+
+    units: IntArray
+    scale: int
+    bad: np.ndarray
+
+
+def decimal_units(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> Units:
+    """The column's values held exactly (see the module's doc)."""
+    array = _arrow(column)
+    kind = array.type
+    if pa.types.is_integer(kind):
+        return _from_integers(array)
+    if pa.types.is_floating(kind):
+        return _from_floats(array)
+    if pa.types.is_decimal(kind):
+        return _from_decimals(array)
+    if pa.types.is_dictionary(kind):
+        return decimal_units(array.cast(kind.value_type))
+    if pa.types.is_null(kind):
+        return _all_bad(len(array))
+    return _from_text(array.cast(pa.large_string()))
+
+
+def _arrow(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> pa.Array[Any]:
+    array: Any = column
+    if isinstance(array, pd.Series):
+        if array.dtype == object:
+            # Mixed Python objects: read as their text.
+            array = array.map(lambda v: None if _missing(v) else str(v), na_action="ignore")
+        array = pa.array(array, from_pandas=True)
+    if isinstance(array, pa.ChunkedArray):
+        return cast("pa.Array[Any]", array.combine_chunks())
+    return cast("pa.Array[Any]", array)
+
+
+def _missing(value: object) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and value != value)
+
+
+def _all_bad(n: int) -> Units:
+    return Units(np.zeros(n, dtype=np.int64), 0, np.ones(n, dtype=bool))
+
+
+def _from_integers(array: pa.Array[Any]) -> Units:
+    values = array.to_numpy(zero_copy_only=False)
+    bad = ~_present(array)
+    if values.dtype.kind == "f":  # nulls made it float: take the integers again
+        values = array.fill_null(0).to_numpy()
+    wide = values.astype(np.int64, copy=False) if values.dtype != np.uint64 else None
+    if wide is None:
+        too_big = values >= MAX_UNITS
+        wide = np.where(too_big, 0, values).astype(np.int64)
+    else:
+        # Not np.abs: the smallest int64 is its own absolute value.
+        too_big = (wide >= MAX_UNITS) | (wide <= -MAX_UNITS)
+    if bool(too_big.any()):
+        bad = bad | too_big
+        wide = np.where(bad, 0, wide)
+    return Units(np.asarray(wide, dtype=np.int64), 0, bad)
+
+
+def _present(array: pa.Array[Any]) -> np.ndarray:
+    if not array.null_count:
+        return np.ones(len(array), dtype=bool)
+    return np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _from_floats(array: pa.Array[Any]) -> Units:
+    """Each float's shortest decimal of at most MAX_DECIMALS places that reads back as
+    that float: for each number of places, the integers next to x*10**places are tried
+    (the product's own rounding can put the right one a step away)."""
+    values = np.asarray(array.cast(pa.float64()).fill_null(np.nan).to_numpy(), dtype=np.float64)
+    n = len(values)
+    finite = np.isfinite(values) & (np.abs(values) < MAX_UNITS)
+    x = np.where(finite, values, 0.0)
+    places = np.full(n, -1, dtype=np.int64)
+    found = np.zeros(n, dtype=np.int64)
+    for p in range(MAX_DECIMALS + 1):
+        open_rows = finite & (places < 0)
+        if not open_rows.any():
+            break
+        power = float(_POWERS[p])
+        guess = np.round(x * power)
+        for step in (0.0, -1.0, 1.0):
+            k = guess + step
+            hit = open_rows & (np.abs(k) < MAX_UNITS) & (k / power == x)
+            places[hit] = p
+            found[hit] = k[hit].astype(np.int64)
+            open_rows &= ~hit
+    bad = places < 0
+    scale = int(places.max()) if n and not bad.all() else 0
+    return _scaled(found, np.where(bad, 0, scale - places), scale, bad)
+
+
+def _from_decimals(array: pa.Array[Any]) -> Units:
+    """Arrow decimals (Parquet DECIMAL), through their exact text."""
+    return _from_text(array.cast(pa.large_string()))
+
+
+def _from_text(text: pa.Array[Any]) -> Units:
+    """Text by the strict grammar, trimmed of spaces; parsed by Arrow, never as a float."""
+    trimmed: Any = pc.utf8_trim_whitespace(text)
+    ok = _numpy(pc.match_substring_regex(trimmed, DECIMAL_GRAMMAR), False).astype(bool)
+    point = _numpy(pc.find_substring(trimmed, "."), -1).astype(np.int64)
+    length = _numpy(pc.binary_length(trimmed), 0).astype(np.int64)
+    decimals = np.where(point >= 0, length - point - 1, 0)
+    negative = _numpy(pc.starts_with(trimmed, "-"), False).astype(bool)
+    # The digits without sign, point or leading zeros: "-00.50" gives "50".
+    significant: Any = pc.utf8_ltrim(
+        pc.replace_substring(pc.utf8_ltrim(trimmed, "+-"), ".", ""), "0"
+    )
+    size = _numpy(pc.binary_length(significant), 0).astype(np.int64)
+    good = ok & (decimals <= MAX_DECIMALS) & (size <= MAX_DIGITS)
+    readable = pa.array(good & (size > 0))
+    significant = pc.if_else(readable, significant, pa.scalar("0", significant.type))
+    magnitude = _numpy(pc.cast(significant, pa.int64()), 0).astype(np.int64)
+    whole = np.where(negative, -magnitude, magnitude)
+    scale = int(decimals[good].max()) if good.any() else 0
+    return _scaled(whole, np.where(good, scale - decimals, 0), scale, ~good)
+
+
+def _numpy(array: Any, missing: object) -> np.ndarray:
+    """An Arrow array as numpy, its missing values as `missing`."""
+    return np.asarray(array.fill_null(missing).to_numpy(zero_copy_only=False))
+
+
+def _scaled(whole: IntArray, shift: IntArray, scale: int, bad: np.ndarray) -> Units:
+    """whole * 10**shift, each below MAX_UNITS or marked bad (checked before the
+    multiplication, so that it cannot overflow)."""
+    bad = bad | (np.abs(whole) >= MAX_UNITS // _POWERS[shift])
+    units = np.where(bad, 0, whole) * _POWERS[shift]
+    return Units(units, scale, bad)

@@ -1,0 +1,131 @@
+"""Numbers are held exactly: the vectorised parsing agrees with a literal reading by
+Python's Decimal, cell by cell, on text, floats and integers."""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from duplicate.core.numbers import MAX_DECIMALS, MAX_UNITS, decimal_units
+
+GRAMMAR = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
+def reference(cells: list[object]) -> tuple[list[int], int, list[bool]]:
+    """One cell at a time: the exact value, or None when it is refused."""
+    values: list[Decimal | None] = []
+    for cell in cells:
+        value: Decimal | None = None
+        if isinstance(cell, str):
+            text = cell.strip()
+            if GRAMMAR.fullmatch(text):
+                value = Decimal(text)
+        elif isinstance(cell, float) and math.isfinite(cell):
+            value = Decimal(repr(cell)).normalize()  # the shortest decimal that reads back
+        elif isinstance(cell, int):
+            value = Decimal(cell)
+        if value is not None and -value.as_tuple().exponent > MAX_DECIMALS:  # type: ignore[operator]
+            value = None
+        values.append(value)
+    scale = max((max(0, -v.as_tuple().exponent) for v in values if v is not None), default=0)  # type: ignore[operator]
+    units = [None if v is None else int(v.scaleb(scale)) for v in values]
+    units = [None if u is None or abs(u) >= MAX_UNITS else u for u in units]
+    if all(u is None for u in units):
+        scale = 0
+    return [u or 0 for u in units], scale, [u is None for u in units]
+
+
+def same(
+    got: tuple[list[int], int, list[bool]], expected: tuple[list[int], int, list[bool]]
+) -> bool:
+    """The same cells refused, the same values held; the same scale when none is refused
+    (a refused cell refuses the file, so its decimals need not count)."""
+    values = [[Fraction(u, 10**scale) for u in units] for units, scale, _ in (got, expected)]
+    return (
+        got[2] == expected[2]
+        and all(a == b for a, b, bad in zip(*values, got[2], strict=True) if not bad)
+        and (any(got[2]) or got[1] == expected[1])
+    )
+
+
+def parsed(column: pd.Series | pa.Array) -> tuple[list[int], int, list[bool]]:
+    held = decimal_units(column)
+    return held.units.tolist(), held.scale, held.bad.tolist()
+
+
+DIGITS = st.text("0123456789", min_size=0, max_size=20)
+TEXT = st.one_of(
+    st.builds(
+        lambda sign, whole, point, part, pad: f"{pad}{sign}{whole}{point}{part}{pad}",
+        st.sampled_from(["", "-", "+", "--", "+-"]),
+        DIGITS,
+        st.sampled_from(["", ".", ".."]),
+        DIGITS,
+        st.sampled_from(["", " ", "\t"]),
+    ),
+    st.sampled_from(["0x10", "1e5", "1_000", "１２", "NaN", "inf", "", " ", "٣", "1,5"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TEXT, min_size=1, max_size=8))
+def test_text_is_read_exactly_or_refused(cells: list[str]) -> None:
+    column = pd.Series(cells, dtype="str")
+    expected = reference(cells)
+    got = parsed(column)
+    assert same(got, expected)
+
+
+FLOATS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(10**9), 10**9).map(lambda k: k / 10),
+    st.integers(-(10**12), 10**12).map(lambda k: k / 1000),
+    st.integers(-(10**15), 10**15).map(lambda k: k / 10**6),
+    st.sampled_from([0.1, 0.2 + 0.1, 3.3000000000000003, 5e-5, 1e-7, 2.0**53, 2.0**53 - 1]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(FLOATS, min_size=1, max_size=8))
+def test_floats_are_read_as_their_shortest_decimal(cells: list[float]) -> None:
+    got = parsed(pd.Series(cells, dtype="float64"))
+    expected = reference([None if math.isnan(c) else c for c in cells])
+    assert same(got, expected)
+
+
+@given(st.lists(st.integers(-(2**63), 2**64 - 1), min_size=1, max_size=8))
+def test_integers_are_held_or_refused_never_wrapped(cells: list[int]) -> None:
+    signed = all(-(2**63) <= c < 2**63 for c in cells)
+    array = (
+        pa.array(cells, type=pa.int64() if signed else pa.uint64())
+        if (signed or all(c >= 0 for c in cells))
+        else None
+    )
+    if array is None:
+        return
+    assert parsed(array) == reference(cells)
+
+
+def test_missing_cells_are_refused() -> None:
+    assert parsed(pd.Series([1, None], dtype="Int64"))[2] == [False, True]
+    assert parsed(pd.Series(["1.5", None], dtype="str"))[2] == [False, True]
+    assert parsed(pa.array([None, None]))[2] == [True, True]
+    assert parsed(pd.Series([np.nan, 2.5]))[2] == [True, False]
+
+
+def test_examples_of_the_hostile_kind() -> None:
+    assert parsed(pd.Series(["8705559159.401450", "8705559159.401449"], dtype="str"))[0] == [
+        8705559159401450,
+        8705559159401449,
+    ]
+    assert parsed(pd.Series(["0x10"], dtype="str"))[2] == [True]
+    assert parsed(pd.Series([0.00005, 3.3000000000000003]))[:2] == ([5, 0], 5)
+    assert parsed(pa.array([2**63 + 1], type=pa.uint64()))[2] == [True]

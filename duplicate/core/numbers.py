@@ -63,7 +63,7 @@ def _arrow(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> pa.Array
             array = array.map(lambda v: None if _missing(v) else str(v), na_action="ignore")
         array = pa.array(array, from_pandas=True)
     if isinstance(array, pa.ChunkedArray):
-        return cast("pa.Array[Any]", array.combine_chunks())
+        return array.combine_chunks()
     return cast("pa.Array[Any]", array)
 
 

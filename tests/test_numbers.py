@@ -32,8 +32,11 @@ def reference(cells: list[object]) -> tuple[list[int], int, list[bool]]:
             value = Decimal(repr(cell)).normalize()  # the shortest decimal that reads back
         elif isinstance(cell, int):
             value = Decimal(cell)
-        if value is not None and -value.as_tuple().exponent > MAX_DECIMALS:  # type: ignore[operator]
-            value = None
+        if value is not None and (
+            -value.as_tuple().exponent > MAX_DECIMALS  # type: ignore[operator]
+            or len("".join(map(str, value.as_tuple().digits)).lstrip("0")) > 18
+        ):
+            value = None  # too many decimals, or more than 18 digits written
         values.append(value)
     scale = max((max(0, -v.as_tuple().exponent) for v in values if v is not None), default=0)  # type: ignore[operator]
     units = [None if v is None else int(v.scaleb(scale)) for v in values]

@@ -307,8 +307,11 @@ def _plain_integers(column: pd.Series) -> IntArray | None:
     ints = None if text is None else _cast_integers(text)
     if text is None or ints is None or not len(ints) or int(np.abs(ints).max()) >= 10**18:
         return None
-    written = pc.cast(pa.array(ints), text.type)
-    return ints if bool(pc.all(pc.equal(written, text.combine_chunks())).as_py()) else None
+    # Arrow's cast reads "007", "-0" and "0x10" too: those start with 0 or -0.
+    zero_first = pc.and_(pc.starts_with(text, "0"), pc.greater(pc.binary_length(text), 1))
+    if pc.any(zero_first).as_py() or pc.any(pc.starts_with(text, "-0")).as_py():
+        return None
+    return ints
 
 
 def _cast_integers(text: pa.ChunkedArray[Any]) -> IntArray | None:

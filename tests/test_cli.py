@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import tomllib
 from decimal import Decimal
 from pathlib import Path
@@ -112,31 +111,6 @@ def test_csv_and_parquet_inputs_agree() -> None:
     from_parquet = run("standings", str(SAMPLE / "big2_event.parquet"))[3]
     assert from_csv == from_parquet
     assert from_csv.count(b"\n") == 49
-
-
-@pytest.mark.parametrize("command", ["score", "standings"])
-def test_a_parquet_input_is_read_while_the_command_starts(
-    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import threading
-
-    from duplicate.io import parquet_columns
-
-    # Row groups of 50 rows: the file takes the parallel read that is started ahead.
-    source = tmp_path / "event.parquet"
-    pq.write_table(pq.read_table(SAMPLE / "big2_event.parquet"), source, row_group_size=50)
-    threads: list[str] = []
-    read_file = parquet_columns._read
-
-    def reading(path: str) -> parquet_columns.NumberColumns | None:
-        threads.append(threading.current_thread().name)
-        return read_file(path)
-
-    monkeypatch.setattr(parquet_columns, "_read", reading)
-    code, out, err, _ = run(command, str(source))
-    assert (code, err) == (0, "")
-    assert threads == ["prefetch"]
-    assert out == run(command, str(SAMPLE / "big2_event.csv"))[1]
 
 
 def test_stdin_is_read_with_a_dash(spec_example: Path) -> None:
@@ -305,94 +279,6 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) 
     assert [r["player"] for r in document["standings"]][2] == '=HYPERLINK("x")'
 
 
-@pytest.mark.parametrize(
-    ("name", "given", "expected"),
-    [
-        ("NUMPY_MADVISE_HUGEPAGE", None, "0"),
-        ("NUMPY_MADVISE_HUGEPAGE", "1", "1"),
-        ("OPENBLAS_NUM_THREADS", None, "1"),
-        ("OPENBLAS_NUM_THREADS", "4", "4"),
-    ],
-)
-def test_the_command_sets_numpys_defaults_unless_told(
-    monkeypatch: pytest.MonkeyPatch, name: str, given: str | None, expected: str
-) -> None:
-    import duplicate.cli as cli
-
-    if given is None:
-        monkeypatch.delenv(name, raising=False)
-    else:
-        monkeypatch.setenv(name, given)
-    seen: list[str | None] = []
-    monkeypatch.setattr(cli, "app", lambda: seen.append(os.environ.get(name)))
-    run_main(monkeypatch)
-    assert seen == [expected]
-
-
-def run_main(monkeypatch: pytest.MonkeyPatch) -> int:
-    """cli.main() in this process: the exit status it ends the process with."""
-    import signal
-
-    import duplicate.cli as cli
-
-    class Ended(Exception):
-        pass
-
-    statuses: list[int] = []
-
-    def exit_now(status: int) -> None:
-        statuses.append(status)
-        raise Ended
-
-    monkeypatch.setattr(cli, "exit_now", exit_now)
-    previous = signal.getsignal(signal.SIGPIPE)
-    try:
-        cli.main()
-    except Ended:
-        pass
-    finally:
-        signal.signal(signal.SIGPIPE, previous)
-    assert len(statuses) == 1
-    return statuses[0]
-
-
-@pytest.mark.parametrize(
-    ("code", "status", "message"),
-    [(None, 0, ""), (3, 3, ""), ("no such rules", 1, "no such rules")],
-)
-def test_the_command_ends_with_the_status_of_its_exit(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    code: object,
-    status: int,
-    message: str,
-) -> None:
-    import duplicate.cli as cli
-
-    def app() -> None:
-        raise SystemExit(code)
-
-    monkeypatch.setattr(cli, "app", app)
-    assert run_main(monkeypatch) == status
-    assert capsys.readouterr().err.strip() == message
-
-
-def test_the_process_ends_with_output_flushed_and_exit_handlers_run() -> None:
-    import subprocess
-    import sys
-
-    program = (
-        "import atexit, sys\n"
-        "from duplicate.cli import exit_now\n"
-        "atexit.register(lambda: sys.stdout.write('handler ran'))\n"
-        "sys.stdout.write('data, ')\n"
-        "sys.stderr.write('message')\n"
-        "exit_now(4)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, check=False)
-    assert (done.returncode, done.stdout, done.stderr) == (4, b"data, handler ran", b"message")
-
-
 def test_a_process_on_bad_input_exits_1_with_the_message(tmp_path: Path) -> None:
     import subprocess
     import sys
@@ -411,71 +297,6 @@ def test_a_process_on_bad_input_exits_1_with_the_message(tmp_path: Path) -> None
     assert not out.exists()
 
 
-@pytest.mark.parametrize("command", ["score", "standings"])
-def test_broken_seating_is_told_whatever_the_computing_raised(
-    monkeypatch: pytest.MonkeyPatch, command: str
-) -> None:
-    """The seating is checked alongside the computing: its problems come first."""
-    from duplicate.core import scoring
-    from duplicate.core import standings as standings_module
-
-    def confused(*args: object, **kwargs: object) -> None:
-        raise IndexError("index 7 is out of bounds")  # what broken data can cause
-
-    monkeypatch.setattr(scoring, "score_batches", confused)
-    monkeypatch.setattr(standings_module, "standings", confused)
-    bad = Path(__file__).parent / "data" / "bad" / "player_two_seats.csv"
-    result = CliRunner().invoke(app, [command, str(bad)])
-    assert result.exit_code == 1, result.stderr
-    assert "player 'A' sits at seats 0, 1 in round 1" in result.stderr
-    assert "out of bounds" not in result.stderr
-    assert result.stdout == ""
-    # On sound data the computing's own error is not hidden.
-    good = CliRunner().invoke(app, [command, str(SAMPLE / "big2_event.csv")])
-    assert good.exit_code != 0
-    assert "out of bounds" in good.stderr
-
-
-def test_the_collector_is_paused_while_the_computing_is_imported(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import gc
-    import importlib
-
-    from duplicate.cli import result_table
-
-    collecting: list[bool] = []
-    import_module = importlib.import_module
-
-    def importing(name: str) -> object:
-        collecting.append(gc.isenabled())
-        return import_module(name)
-
-    monkeypatch.setattr(result_table.importlib, "import_module", importing)
-    assert gc.isenabled()
-    code, _, err, _ = run("score", str(SAMPLE / "spec_example.csv"))
-    assert (code, err) == (0, "")
-    assert collecting == [False]
-    assert gc.isenabled()
-
-
-def test_the_collector_is_left_as_it_was() -> None:
-    import gc
-
-    from duplicate.cli.common import collecting_no_garbage
-
-    gc.disable()
-    try:
-        with collecting_no_garbage():
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-    with collecting_no_garbage():
-        assert not gc.isenabled()
-    assert gc.isenabled()
-
-
 def test_messages_are_plain_lines_on_standard_error(capsys: pytest.CaptureFixture[str]) -> None:
     from duplicate.cli.common import stderr
 
@@ -492,55 +313,3 @@ def test_starting_the_command_line_loads_no_rich_and_no_pandas() -> None:
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, check=True)
     assert done.stdout.strip() == b"[]"
-
-
-def test_main_reads_a_parquet_input_before_the_command_line_is_imported(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    import subprocess
-    import sys
-
-    source = tmp_path / "event.parquet"
-    pq.write_table(pq.read_table(SAMPLE / "big2_event.parquet"), source, row_group_size=50)
-    program = (
-        "import sys\n"
-        "from duplicate.cli import reading\n"
-        "from contextlib import ExitStack\n"
-        "from duplicate.io import parquet_columns\n"
-        "with ExitStack() as stack:\n"
-        "    reading.read_ahead(sys.argv[1:], stack)\n"
-        "    print(sorted(parquet_columns._started), 'duplicate.cli.commands' in sys.modules)\n"
-    )
-
-    def started(*argv: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-c", program, *argv], capture_output=True, check=True, text=True
-        )
-        return done.stdout.strip()
-
-    assert started("score", str(source)) == f"['{source}'] False"
-    assert started("standings", str(source), "-o", "x.csv") == f"['{source}'] False"
-    # Only score and standings, only their first argument, only a Parquet file.
-    assert started("score", "-o", "x.csv", str(source)) == "[] False"
-    assert started("validate", str(source)) == "[] False"
-    assert started("score", str(SAMPLE / "big2_event.csv")) == "[] False"
-    assert started("score") == "[] False"
-
-
-def test_main_keeps_the_read_ahead_until_the_command_is_done(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    import duplicate.cli as cli
-    from duplicate.io import memory, parquet_columns
-
-    source = tmp_path / "event.parquet"
-    pq.write_table(pq.read_table(SAMPLE / "big2_event.parquet"), source, row_group_size=50)
-    seen: list[list[str]] = []
-    kept: list[bool] = []
-    monkeypatch.setattr(memory, "keep_freed_memory", lambda: kept.append(True))
-    monkeypatch.setattr(cli, "app", lambda: seen.append(sorted(parquet_columns._started)))
-    monkeypatch.setattr("sys.argv", ["duplicate", "score", str(source)])
-    assert run_main(monkeypatch) == 0
-    assert seen == [[str(source)]]
-    assert kept == [True]
-    assert parquet_columns._started == {}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import gc
 import os
 import sys
 import traceback
@@ -161,7 +160,7 @@ RankBaseOpt = Annotated[
 def working(message: str, console: Console | None = None) -> AbstractContextManager[object]:
     """A spinner with `message` on stderr for a person at a terminal; nothing otherwise."""
     if console is None:
-        if not sys.stderr.isatty():
+        if sys.stderr is None or not sys.stderr.isatty():
             return nullcontext()
         from rich.console import Console
 
@@ -169,54 +168,13 @@ def working(message: str, console: Console | None = None) -> AbstractContextMana
     return console.status(message) if console.is_terminal else nullcontext()
 
 
-@contextmanager
-def collecting_no_garbage() -> Iterator[None]:
-    """Python's cycle collector paused within the block (then as it was).
-
-    For importing pandas and the computing: their hundreds of thousands of new objects
-    set the collector off again and again, to find no garbage (0.04 s of `score`'s
-    start).
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def read_inputs(
-    results: str,
-    adjustments: str | None,
-    encoding: str | None,
-    deal_scope: str,
-    check_structure: bool = True,
+    results: str, adjustments: str | None, encoding: str | None, deal_scope: str
 ) -> tuple[Results, Adjustments | None]:
-    """The results file, validated, and the corrections file if one is given.
-
-    With `check_structure` False, seating and duplication are left to check_results.
-    """
-    import pyarrow as pa
-
-    from duplicate.io.memory import release_freed_memory
-    from duplicate.io.parquet_columns import is_parquet
+    """The results file, validated, and the corrections file if one is given."""
     from duplicate.io.read import read_adjustments, read_results
 
-    parquet = is_parquet(results)
-    if not parquet:
-        # Arrow's default allocator keeps freed memory for its own reuse. A CSV file's
-        # text columns are freed as soon as they become numbers: the system's allocator
-        # gives them back instead (at 10M rows, 0.8 s faster than Arrow's). A Parquet
-        # file is read a row group at a time, and there reuse is what helps: each row
-        # group's buffers land in memory already touched (0.36 GB less at 10M rows),
-        # unless the command keeps freed memory (score): then the system's allocator
-        # reuses it as well (see keep_freed_memory).
-        pa.set_memory_pool(pa.system_memory_pool())
-    data = read_results(results, encoding, deal_scope, check_structure)
-    if not parquet:
-        # What reading the file took besides the text (its bytes, Arrow's blocks).
-        release_freed_memory()
+    data = read_results(results, encoding, deal_scope)
     return data, read_adjustments(adjustments, encoding) if adjustments else None
 
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard, cast
@@ -18,7 +15,6 @@ from duplicate.rules import Rules
 
 if TYPE_CHECKING:
     import pandas as pd
-    import pyarrow as pa
     from rich.console import Console
 
     from duplicate.core.scoring import ScoreBatches
@@ -58,7 +54,7 @@ def rules_sidecar(output: str) -> Path:
 
 def stdout_is_terminal() -> bool:
     """Whether a person is reading standard output (then a table, else CSV)."""
-    return sys.stdout.isatty()
+    return sys.stdout is not None and sys.stdout.isatty()
 
 
 def emit(
@@ -70,16 +66,12 @@ def emit(
     kind: str,
     inputs: list[str],
     notes: dict[str, str] | None = None,
-    check: Callable[[], None] | None = None,
 ) -> list[Written]:
     """Write `table` where the options say, in the format they ask for; say what was written.
 
     `notes` (such as a draw's seed) travel with the rules: as metadata in Parquet and
     JSON, as comments in a CSV file's rules file. A table in batches is streamed to a
     Parquet file batch by batch; for any other format it is put together first.
-
-    `check` (of the data behind the table) must pass before anything is written or
-    shown; while a streamed file is written, it runs alongside.
     """
     from duplicate.io.write import encode, format_for, write_atomic
 
@@ -89,8 +81,6 @@ def emit(
     )
     chosen = "table" if to_terminal else format_for(output, fmt.value if fmt else None)
     streamed = chosen == "parquet" and output not in (None, "-") and _in_batches(table)
-    if check is not None and not streamed:
-        check()
     if to_terminal:
         from rich.console import Console
 
@@ -99,14 +89,12 @@ def emit(
     notes = notes or {}
     meta = {"version": __version__, "rules": rules.to_toml(), **notes}
     if streamed and output is not None:
-        written = [_stream_parquet(cast("ScoreBatches", table), output, meta, check)]
+        written = [_stream_parquet(cast("ScoreBatches", table), output, meta)]
     else:
         frame = _whole(table)
         data = encode(frame, chosen, kind, meta)
         if output is None or output == "-":
-            sys.stdout.flush()
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()
+            write_stdout(data)
             return [Written.of("-", chosen, data, len(frame))]
         write_atomic(output, data)
         written = [Written.of(output, chosen, data, len(frame))]
@@ -134,38 +122,27 @@ def _whole(table: pd.DataFrame | ScoreBatches) -> pd.DataFrame:
     return cast("pd.DataFrame", table)
 
 
-def _stream_parquet(
-    batches: ScoreBatches, output: str, meta: dict[str, str], check: Callable[[], None] | None
-) -> Written:
-    """Write the batches to a Parquet file as they come: never the whole table at once.
-
-    Arrow encodes Parquet without holding Python's lock, so `check` is waited for on
-    this thread meanwhile; if it fails, the writing stops at the next batch and
-    nothing is put in place.
-    """
+def _stream_parquet(batches: ScoreBatches, output: str, meta: dict[str, str]) -> Written:
+    """Write the batches to a Parquet file as they come: never the whole table at once."""
     from duplicate.io.write import atomic_path, write_parquet
 
-    stop = threading.Event()
-
-    def tables() -> Iterator[pa.Table]:
-        # Asked before each batch is made: after a failed check, no batch is computed.
-        pending = batches.tables()
-        while not stop.is_set():
-            batch = next(pending, None)
-            if batch is None:
-                return
-            yield batch
-
-    with atomic_path(output) as temp, ThreadPoolExecutor(max_workers=1) as pool:
-        writing = pool.submit(write_parquet, str(temp), tables(), batches.nullable, meta)
-        try:
-            if check is not None:
-                check()
-        except BaseException:
-            stop.set()
-            raise
-        rows = writing.result()
+    with atomic_path(output) as temp:
+        rows = write_parquet(str(temp), batches.tables(), batches.nullable, meta)
     return Written(output, "parquet", rows)
+
+
+def write_stdout(data: bytes) -> None:
+    """Deliver `data` on standard output, or raise InputOutputError (exit 3)."""
+    from duplicate.errors import InputOutputError
+
+    if sys.stdout is None:
+        raise InputOutputError("standard output is closed; give -o FILE")
+    try:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except OSError as exc:
+        raise InputOutputError(f"standard output: cannot write: {exc.strerror or exc}") from None
 
 
 def render_table(frame: pd.DataFrame, console: Console) -> None:

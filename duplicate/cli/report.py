@@ -62,7 +62,7 @@ def report(
 
     Example: duplicate report results.csv -o site --lang zh
     """
-    from duplicate.io.read import file_listing
+    from duplicate.io.source import file_listing
     from duplicate.io.write import write_directory
     from duplicate.report.data import report_data
     from duplicate.report.pages import build_site

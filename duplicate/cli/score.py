@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typer
 
-from duplicate.cli.reading import KEEPING
 from duplicate.cli.result_table import result_table_command
 
 score = result_table_command(
@@ -15,7 +14,6 @@ score = result_table_command(
     Example: duplicate score results.csv -o scores.parquet
     """,
     on_dask="duplicate.engines.dask_engine:score_on_dask",
-    keeps_freed_memory=KEEPING["score"],
 )
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typer
 
-from duplicate.cli.reading import KEEPING
 from duplicate.cli.result_table import result_table_command
 
 standings = result_table_command(
@@ -18,7 +17,6 @@ standings = result_table_command(
     Example: duplicate standings results.csv -o standings.csv
     """,
     on_dask="duplicate.engines.dask_engine:standings_on_dask",
-    keeps_freed_memory=KEEPING["standings"],
 )
 
 

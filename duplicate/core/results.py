@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,36 +47,12 @@ class Results:
         default_factory=dict, init=False, compare=False, repr=False
     )
 
-    # Checks and scoring may run on two threads: each code is still computed once,
-    # under a lock of its own (a thread wanting the seats' codes does not wait while
-    # the other computes the players').
-    _locks: dict[object, threading.Lock] = field(
-        default_factory=dict, init=False, compare=False, repr=False
-    )
-    _locking: threading.Lock = field(
-        default_factory=threading.Lock, init=False, compare=False, repr=False
-    )
-
-    def __getstate__(self) -> dict[str, Any]:
-        # Sent to other processes (Dask's workers) without its locks, which cannot be.
-        state = self.__dict__.copy()
-        del state["_locks"], state["_locking"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state, _locks={}, _locking=threading.Lock())
-
-    def _lock(self, what: object) -> threading.Lock:
-        with self._locking:
-            return self._locks.setdefault(what, threading.Lock())
-
     def key(self, *columns: str) -> tuple[CodeArray, int]:
         """The combined codes of several columns (see codes.combine), computed once."""
-        with self._lock(columns):
-            if columns not in self._keys:
-                # Compact, like the codes: combine widens it again before arithmetic.
-                self._keys[columns] = combine([self.codes(c) for c in columns])
-            return self._keys[columns]
+        if columns not in self._keys:
+            # Compact, like the codes: combine widens it again before arithmetic.
+            self._keys[columns] = combine([self.codes(c) for c in columns])
+        return self._keys[columns]
 
     def dense_key(self, *columns: str) -> tuple[CodeArray, int]:
         """Dense codes 0..k-1 of the combinations of `columns` that occur, and k.
@@ -95,21 +69,19 @@ class Results:
         """Codes that sort like the column and index a bounded table, dense or not:
         small non-negative integers are their own (codes.sorting_codes), others have
         their dense codes. Computed once."""
-        with self._lock(("sorting", column)):
-            if column not in self._sorting:
-                own = sorting_codes(self.frame[column])
-                self._sorting[column] = own if own is not None else self.codes(column)
-            return self._sorting[column]
+        if column not in self._sorting:
+            own = sorting_codes(self.frame[column])
+            self._sorting[column] = own if own is not None else self.codes(column)
+        return self._sorting[column]
 
     def codes(self, column: str) -> tuple[CodeArray, int]:
         """Ordered dense codes of a column, computed once and shared by every step.
 
         Compact (int8 for seats, int32 for players...): combine them before arithmetic.
         """
-        with self._lock(column):
-            if column not in self._codes:
-                self._codes[column] = compact_codes(self.frame[column])
-            return self._codes[column]
+        if column not in self._codes:
+            self._codes[column] = compact_codes(self.frame[column])
+        return self._codes[column]
 
 
 def parse_results(
@@ -120,16 +92,16 @@ def parse_results(
     score_required: bool = True,
     row_numbers: np.ndarray | None = None,
     check_structure: bool = True,
-    let_go: Callable[[], None] | None = None,
+    consume: bool = False,
 ) -> Results:
     """Validate and type a results table; raise InvalidData listing every problem.
 
     With `check_structure` False, who sat where and played what is left to the caller
     (`check_results`): every cell is still typed and checked.
 
-    With `let_go`, each column of `raw` is deleted from it once read, then let_go is
-    called (read_results hands over its own table, and gives the freed memory back to
-    the system): a big file's text goes column by column, not all at the end.
+    With `consume`, each column of `raw` is deleted from it once read (read_results
+    hands over its own table): a big file's text goes column by column, not all at the
+    end.
 
     `row_numbers` (one per row) replace first_row when the table is a part of a file.
 
@@ -164,9 +136,8 @@ def parse_results(
 
     def read(name: str) -> None:
         # At 10M rows a CSV file's text is about 1 GB: gone before the next column.
-        if let_go is not None:
+        if consume:
             del raw[columns[name]]
-            let_go()
 
     # Columns are collected, then made one frame without copies: at millions of rows,
     # each copy costs a noticeable fraction of a second.
@@ -308,7 +279,8 @@ def _plain_integers(column: pd.Series) -> IntArray | None:
     if text is None or ints is None or not len(ints) or int(np.abs(ints).max()) >= 10**18:
         return None
     # Arrow's cast reads "007", "-0" and "0x10" too: those start with 0 or -0.
-    zero_first = pc.and_(pc.starts_with(text, "0"), pc.greater(pc.binary_length(text), 1))
+    longer: Any = pc.greater(pc.binary_length(text), pa.scalar(1))
+    zero_first = pc.and_(pc.starts_with(text, "0"), longer)
     if pc.any(zero_first).as_py() or pc.any(pc.starts_with(text, "-0")).as_py():
         return None
     return ints

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,74 +16,36 @@ import pyarrow.parquet as pq
 from duplicate.core.adjustments import Adjustments, parse_adjustments
 from duplicate.core.results import Results, parse_results
 from duplicate.errors import InputOutputError, InvalidData, Problem
-from duplicate.io.memory import release_freed_memory
-from duplicate.io.parquet_columns import PARQUET_MAGIC, is_parquet, read_number_columns
+from duplicate.io.source import STDIN, Source, dataset_files, resolve
 
 FALLBACK_ENCODING = "gb18030"
 
 
-def source_name(path: str | Path) -> str:
-    return "<stdin>" if str(path) == "-" else str(path)
+def source_name(path: str | Path | Source) -> str:
+    """How messages name an input."""
+    if isinstance(path, Source):
+        return path.name
+    return "<stdin>" if str(path) == STDIN else str(path)
 
 
-# sha256 of what was read from standard input: it cannot be read again for a manifest.
-_stdin_sha256: list[str] = []
-
-
-def read_bytes(path: str | Path) -> bytes:
-    """The whole file, or standard input for '-'."""
-    if str(path) == "-":
-        data = sys.stdin.buffer.read()
-        _stdin_sha256[:] = [hashlib.sha256(data).hexdigest()]
-        return data
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputOutputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputOutputError(f"{path}: is a directory, not a results file") from None
-    except OSError as exc:
-        raise InputOutputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-
-
-def sha256_of(path: str | Path) -> str:
+def sha256_of(path: str | Path | Source) -> str:
     """The sha256 of an input: the file as it is now, or what standard input gave."""
-    if str(path) == "-":
-        return _stdin_sha256[0] if _stdin_sha256 else ""
-    if Path(path).is_dir():
-        files = sorted(p for p in Path(path).rglob("*.parquet") if p.is_file())
-        named = {str(f.relative_to(path)): sha256_of(f) for f in files}
-        return hashlib.sha256(file_listing(named)).hexdigest()
-    return hashlib.sha256(read_bytes(path)).hexdigest()
+    return resolve(path).sha256()
 
 
-def file_listing(named_hashes: dict[str, str]) -> bytes:
-    """A set of files as one text: each relative path and sha256, in path order.
-
-    Its own sha256 names the set: a Parquet dataset read, or a report's site written.
-    """
-    return b"".join(f"{name}\0{digest}\n".encode() for name, digest in sorted(named_hashes.items()))
-
-
-def read_raw(path: str | Path, encoding: str | None = None) -> tuple[pd.DataFrame, int]:
+def read_raw(path: str | Path | Source, encoding: str | None = None) -> tuple[pd.DataFrame, int]:
     """The table as stored, every CSV cell as text, and the row number of its first row.
 
     A directory is read as one dataset of Parquet files (say, partitioned by round).
     """
-    if str(path) != "-" and Path(path).is_dir():
-        return _read_parquet_directory(Path(path)), 1
-    if is_parquet(path):
-        # Mapped, not read into memory first: a big file is not held twice.
-        return _read_parquet(str(path), source_name(path)), 1
-    data = read_bytes(path)
-    source = source_name(path)
-    if data.startswith(PARQUET_MAGIC):
-        return _read_parquet(data, source), 1
-    return _read_csv(data, source, encoding), 2
+    source = resolve(path)
+    if source.kind == "csv":
+        return _read_csv(source.read_bytes(), source.name, encoding), 2
+    return _to_pandas(_read_parquet(source)), 1
 
 
 def read_results(
-    path: str | Path,
+    path: str | Path | Source,
     encoding: str | None = None,
     deal_scope: str = "round",
     check_structure: bool = True,
@@ -94,92 +54,78 @@ def read_results(
 
     With `check_structure` False, seating and duplication are left to check_results.
     """
-    raw, first_row = read_raw(path, encoding)
-    # Text read from CSV is let go column by column; Parquet's numbers are kept as read.
-    let_go = None if is_parquet(path) else release_freed_memory
+    source = resolve(path)
+    raw, first_row = read_raw(source, encoding)
     return parse_results(
         raw,
-        source_name(path),
+        source.name,
         first_row,
         deal_scope,
         check_structure=check_structure,
-        let_go=let_go,
+        # The table read is ours: each text column goes once it is parsed.
+        consume=True,
     )
 
 
-def read_adjustments(path: str | Path, encoding: str | None = None) -> Adjustments:
+def read_adjustments(path: str | Path | Source, encoding: str | None = None) -> Adjustments:
     """Read and validate an adjustments file (round, deal, player, kind, value, reason)."""
     raw, first_row = read_raw(path, encoding)
     return parse_adjustments(raw, source_name(path), first_row)
 
 
-def read_published(path: str | Path, encoding: str | None = None) -> pd.DataFrame:
+def read_published(path: str | Path | Source, encoding: str | None = None) -> pd.DataFrame:
     """A table as `duplicate` writes it: CSV, Parquet, or JSON ({"standings": [...]})."""
-    data = read_bytes(path)
-    source = source_name(path)
+    source = resolve(path)
+    if source.kind != "csv":
+        return _to_pandas(_read_parquet(source))
+    data = source.read_bytes()
     if data.lstrip()[:1] == b"{":
         try:
             # Decimals, so that published numbers compare exactly.
             document = json.loads(data, parse_float=Decimal)
         except ValueError as exc:
-            raise InvalidData([Problem(source, f"is not valid JSON ({exc})")]) from None
+            raise InvalidData([Problem(source.name, f"is not valid JSON ({exc})")]) from None
         rows = document.get("standings") if isinstance(document, dict) else None
         if not isinstance(rows, list):
             raise InvalidData(
                 [
                     Problem(
-                        source, "has no 'standings' list", hint="give a file written by standings"
+                        source.name,
+                        "has no 'standings' list",
+                        hint="give a file written by standings",
                     )
                 ]
             )
         return pd.DataFrame(rows)
-    if data.startswith(PARQUET_MAGIC):
-        return _read_parquet(data, source)
-    return _read_csv(data, source, encoding)
+    return _read_csv(data, source.name, encoding)
 
 
-def _read_parquet_directory(path: Path) -> pd.DataFrame:
-    files = sorted(p for p in path.rglob("*.parquet") if p.is_file())
-    if not files:
-        raise InputOutputError(f"{path}: a directory with no .parquet files")
+def read_parquet_table(path: str | Path | Source) -> pa.Table:
+    """A Parquet file or dataset as an Arrow table (pyarrow's own reader)."""
+    return _read_parquet(resolve(path))
+
+
+def _read_parquet(source: Source) -> pa.Table:
     try:
-        # One read of every file, straight into one table (partition columns included).
-        table = pq.read_table(path)
+        if source.kind == "dataset":
+            if not dataset_files(Path(source.given)):
+                raise InputOutputError(f"{source.given}: a directory with no .parquet files")
+            # One read of every file, straight into one table (partition columns included).
+            return pq.read_table(source.given)
+        if source.data is not None:
+            return pq.read_table(pa.BufferReader(source.data))
+        # Mapped, not read into memory first: a big file is not held twice.
+        return pq.read_table(pa.memory_map(source.given))
     except (pa.ArrowException, OSError) as exc:
+        what = "dataset" if source.kind == "dataset" else "file"
         raise InvalidData(
-            [Problem(str(path), f"is not a readable Parquet dataset ({exc})")]
+            [Problem(source.name, f"is not a readable Parquet {what} ({exc})")]
         ) from None
+
+
+def _to_pandas(table: pa.Table) -> pd.DataFrame:
     # Arrow buffers are released as they convert: the file is not held twice.
     return table.to_pandas(self_destruct=True, split_blocks=True)
-
-
-def _read_parquet(data: bytes | str, source: str) -> pd.DataFrame:
-    """A Parquet file's table, from its bytes or, memory-mapped, from its path."""
-    try:
-        if isinstance(data, str):
-            frame = _read_parquet_file(data)
-            if frame is not None:
-                return frame
-            table = pq.read_table(pa.memory_map(data))
-        else:
-            table = pq.read_table(pa.BufferReader(data))
-    except (pa.ArrowException, OSError) as exc:
-        raise InvalidData([Problem(source, f"is not a readable Parquet file ({exc})")]) from None
-    # Arrow buffers are released as they convert: the file is not held twice.
-    return table.to_pandas(self_destruct=True, split_blocks=True)
-
-
-def _read_parquet_file(path: str) -> pd.DataFrame | None:
-    """The file's table as Arrow's to_pandas gives it, its number columns read in
-    parallel (see read_number_columns); None when only to_pandas reads it right."""
-    read = read_number_columns(path)
-    if read is None:
-        return None
-    others = read.others
-    rest = pq.read_table(pa.memory_map(path), columns=others) if others else pa.table({})
-    text = rest.to_pandas(self_destruct=True, split_blocks=True)
-    frame = {name: text[name] if name in others else read.numbers[name] for name in read.names}
-    return pd.DataFrame(frame, copy=False)
 
 
 def _decode(data: bytes, source: str, encoding: str | None) -> bytes:

@@ -1,0 +1,68 @@
+"""The process a command runs in: signals, tuning, and how it ends.
+
+The one place where `duplicate` adjusts its own process; the library never does.
+Set DUPLICATE_NO_TUNING=1 to run without the tuning (the results are the same).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+NO_TUNING = "DUPLICATE_NO_TUNING"
+
+# Read when numpy and Arrow load, so set before any command imports them. The caller's
+# own settings win: these are defaults only. Why each helps: docs/performance.md.
+ENVIRONMENT_DEFAULTS = {
+    # No 2 MB pages for numpy's large arrays (each costs many host faults on a VM).
+    "NUMPY_MADVISE_HUGEPAGE": "0",
+    # No command multiplies matrices: no OpenBLAS threads spinning beside the work.
+    "OPENBLAS_NUM_THREADS": "1",
+    # Arrow's buffers from the C library's heap, the one tuned below.
+    "ARROW_DEFAULT_MEMORY_POOL": "system",
+}
+
+# glibc's mallopt parameters (malloc.h).
+M_TRIM_THRESHOLD = -1
+M_MMAP_MAX = -4
+M_ARENA_MAX = -8
+
+
+def guard_signals() -> None:
+    """`duplicate score x.csv | head` ends quietly when head closes the pipe, as Unix
+    programs do (no SIGPIPE on Windows: there a closed pipe is an I/O error, exit 3)."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+
+def tune() -> None:
+    """Defaults that make large runs faster, unless DUPLICATE_NO_TUNING is set."""
+    if os.environ.get(NO_TUNING):
+        return
+    for name, value in ENVIRONMENT_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+    keep_freed_memory()
+
+
+def keep_freed_memory() -> None:
+    """Keep the memory big arrays free for the next ones, instead of giving it back to
+    the system and having it zeroed again on first touch. glibc only; elsewhere nothing.
+    """
+    libc = _glibc()
+    if libc is None:
+        return
+    libc.mallopt(M_MMAP_MAX, 0)
+    libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)
+    libc.mallopt(M_ARENA_MAX, 1)
+
+
+def _glibc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:  # musl and others: no mallopt to call
+        return None
+    return libc if hasattr(libc, "mallopt") else None

@@ -1,0 +1,110 @@
+"""Where a table comes from, resolved once: a file (CSV or Parquet, told by its first
+bytes), a folder of Parquet files read as one dataset, or standard input."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from duplicate.errors import InputOutputError
+
+PARQUET_MAGIC = b"PAR1"
+STDIN = "-"
+
+Kind = Literal["csv", "parquet", "dataset"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input: as the user named it, its kind, and the bytes of standard input."""
+
+    given: str
+    kind: Kind
+    # Standard input can be read once only: its bytes are kept.
+    data: bytes | None = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        """How messages name it."""
+        return "<stdin>" if self.given == STDIN else self.given
+
+    @property
+    def is_stdin(self) -> bool:
+        return self.given == STDIN
+
+    def read_bytes(self) -> bytes:
+        """The whole input (not for a dataset)."""
+        if self.data is not None:
+            return self.data
+        try:
+            return Path(self.given).read_bytes()
+        except OSError as exc:
+            raise _unreadable(self.given, exc) from None
+
+    def sha256(self) -> str:
+        """The sha256 of the input: its bytes, or for a dataset, its files' listing."""
+        if self.kind == "dataset":
+            folder = Path(self.given)
+            named = {
+                str(f.relative_to(folder)): hashlib.sha256(f.read_bytes()).hexdigest()
+                for f in dataset_files(folder)
+            }
+            return hashlib.sha256(file_listing(named)).hexdigest()
+        return hashlib.sha256(self.read_bytes()).hexdigest()
+
+
+# Standard input, once read, for every later use (say, a manifest), by the stream it
+# came from: a process has one, but a program calling commands in turn may give each
+# its own.
+_stdin: list[tuple[object, Source]] = []
+
+
+def resolve(given: str | Path | Source) -> Source:
+    """The source named by `given` ('-' for standard input), its kind found once."""
+    if isinstance(given, Source):
+        return given
+    text = str(given)
+    if text == STDIN:
+        stream = sys.stdin
+        if stream is None:
+            raise InputOutputError("standard input is closed; give a file instead of '-'")
+        if not _stdin or _stdin[0][0] is not stream:
+            try:
+                data = stream.buffer.read()
+            except (OSError, ValueError) as exc:
+                raise InputOutputError(f"<stdin>: cannot read: {exc}") from None
+            kind: Kind = "parquet" if data.startswith(PARQUET_MAGIC) else "csv"
+            _stdin[:] = [(stream, Source(STDIN, kind, data))]
+        return _stdin[0][1]
+    path = Path(text)
+    if path.is_dir():
+        return Source(text, "dataset")
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(len(PARQUET_MAGIC))
+    except OSError as exc:
+        raise _unreadable(text, exc) from None
+    return Source(text, "parquet" if start == PARQUET_MAGIC else "csv")
+
+
+def dataset_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
+
+
+def file_listing(named_hashes: dict[str, str]) -> bytes:
+    """A set of files as one text: each relative path and sha256, in path order.
+
+    Its own sha256 names the set: a Parquet dataset read, or a report's site written.
+    """
+    return b"".join(f"{name}\0{digest}\n".encode() for name, digest in sorted(named_hashes.items()))
+
+
+def _unreadable(path: str, exc: OSError) -> InputOutputError:
+    if isinstance(exc, FileNotFoundError):
+        return InputOutputError(f"{path}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return InputOutputError(f"{path}: is a directory, not a results file")
+    return InputOutputError(f"{path}: cannot read: {exc.strerror or exc}")

@@ -1,0 +1,76 @@
+"""The `duplicate` program as a process: its exit status and messages when standard
+output cannot take the data, when a reader closes the pipe, and with tuning off."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLE
+
+EVENT = str(SAMPLE / "big2_event.csv")
+
+
+def duplicate(*args: str, **options: object) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "duplicate", *args], capture_output=True, check=False, **options
+    )  # type: ignore[call-overload, no-any-return]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_on_standard_output_exits_3() -> None:
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "duplicate", "score", EVENT],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+    assert done.returncode == 3
+    assert b"standard output: cannot write" in done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closing a descriptor by the shell")
+def test_a_closed_standard_output_exits_3_and_a_file_is_still_written(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "duplicate", "standings", EVENT]
+    done = subprocess.run([*command], stdout=subprocess.DEVNULL, check=False)
+    assert done.returncode == 0
+    closed = subprocess.run(
+        ["sh", "-c", '"$@" >&-', "sh", *command], capture_output=True, check=False
+    )
+    assert closed.returncode == 3
+    assert b"standard output" in closed.stderr
+    assert b"Traceback" not in closed.stderr
+    out = tmp_path / "standings.csv"
+    to_file = subprocess.run(
+        ["sh", "-c", '"$@" >&-', "sh", *command, "-o", str(out)], capture_output=True, check=False
+    )
+    assert to_file.returncode == 0, to_file.stderr
+    assert out.read_bytes().startswith(b"section,place,player")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no SIGPIPE")
+def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
+    command = [sys.executable, "-m", "duplicate", "score", EVENT]
+    done = subprocess.run(
+        ["sh", "-c", '"$@" | head -c 10', "sh", *command], capture_output=True, check=False
+    )
+    assert done.returncode == 0
+    assert done.stdout == b"section,ro"
+    assert done.stderr == b""
+
+
+def test_tuning_off_gives_the_same_bytes(tmp_path: Path) -> None:
+    outputs = []
+    for tuning in ("", "1"):
+        out = tmp_path / f"scores{tuning}.parquet"
+        env = {**os.environ, "DUPLICATE_NO_TUNING": tuning}
+        done = duplicate("score", str(SAMPLE / "big2_event.parquet"), "-o", str(out), env=env)
+        assert done.returncode == 0, done.stderr
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]

@@ -135,3 +135,33 @@ def test_occupied_keys_and_their_counts(keys: list[int], in_order: bool) -> None
     expected, expected_counts = np.unique(key, return_counts=True)
     assert present.tolist() == expected.tolist()
     assert counts.tolist() == expected_counts.tolist()
+
+
+@given(st.lists(st.integers(0, 60), min_size=0, max_size=50), st.booleans())
+def test_distinct_keys_are_ordered_by_placing_each_row(keys: list[int], distinct: bool) -> None:
+    from duplicate.core.codes import distinct_key_order
+
+    if distinct:
+        keys = list(dict.fromkeys(keys))
+    key = np.array(keys, dtype=np.int64)
+    order = distinct_key_order(key, 61)
+    if len(set(keys)) == len(keys):
+        assert order is not None
+        assert order.tolist() == np.argsort(key, kind="stable").tolist()
+    else:
+        assert order is None
+
+
+@given(st.lists(st.text(min_size=0, max_size=4), min_size=0, max_size=40), st.integers(1, 4))
+def test_text_codes_follow_pythons_string_order(values: list[str], chunks: int) -> None:
+    import pyarrow as pa
+
+    from duplicate.core.codes import text_codes
+
+    cut = [values[i::chunks] for i in range(chunks)]
+    flat = [v for part in cut for v in part]
+    text = pa.chunked_array([pa.array(part, pa.large_string()) for part in cut], pa.large_string())
+    codes, k = text_codes(text)
+    distinct = sorted(set(flat))
+    assert k == len(distinct)
+    assert codes.tolist() == [distinct.index(v) for v in flat]

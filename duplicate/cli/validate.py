@@ -40,9 +40,9 @@ def validate(
         problems = seating_problems(data, raw, source_name(seating))
         if problems:
             raise InvalidData(problems)
-    frame = data.frame
+    players = data.dense_key("section", "player")[1]
+    deals = data.dense_key("section", "round", "deal")[1]
     stderr.print(
-        f"{source_name(results)}: {len(frame)} results, "
-        f"{frame[['section', 'player']].drop_duplicates().shape[0]} players, "
-        f"{frame[['section', 'round', 'deal']].drop_duplicates().shape[0]} deals: no problems",
+        f"{source_name(results)}: {len(data.frame)} results, "
+        f"{players} players, {deals} deals: no problems",
     )

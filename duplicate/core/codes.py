@@ -12,6 +12,8 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from duplicate.core.exact import CodeArray, IntArray
 
@@ -42,7 +44,11 @@ def compact_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int]:
 def _dense(values: pd.Series | np.ndarray, compact: bool) -> tuple[CodeArray, int]:
     if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
         return _category_codes(values, compact)
-    array = values.to_numpy() if isinstance(values, pd.Series) else values
+    text = _arrow_text(values)
+    if text is not None:
+        codes, k = text_codes(text)
+        return codes.astype(code_type(k) if compact else np.int64, copy=False), k
+    array = _integers_or_none(values)
     span = _integer_span(array)
     if span is not None:
         low, high = span
@@ -71,11 +77,45 @@ def sorting_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int] | Non
     They sort like the values and index a small table, but need not be dense: where
     only the order and a bounded size count, no codes are made (no pass over the rows).
     """
-    array = values.to_numpy() if isinstance(values, pd.Series) else values
+    array = _integers_or_none(values)
     span = _integer_span(array)
-    if span is None or not _index_a_table(*span, len(array)):
+    if array is None or span is None or not _index_a_table(*span, len(array)):
         return None
     return array, span[1] + 1
+
+
+def _integers_or_none(values: pd.Series | np.ndarray) -> np.ndarray | None:
+    """The values as a numpy integer array without a copy, or None (asked of a column's
+    type, never of its rows: text is not turned into Python objects to find out)."""
+    if isinstance(values, np.ndarray):
+        return values if values.dtype.kind in "iu" else None
+    if isinstance(values.dtype, np.dtype) and values.dtype.kind in "iu":
+        return values.to_numpy()
+    return None
+
+
+def _arrow_text(values: pd.Series | np.ndarray) -> pa.ChunkedArray[Any] | pa.Array[Any] | None:
+    """The Arrow strings behind a text column with no missing value; None otherwise."""
+    if not isinstance(values, pd.Series) or not isinstance(values.dtype, pd.StringDtype):
+        return None
+    if values.dtype.storage != "pyarrow" or bool(values.isna().any()):
+        return None
+    array: Any = pa.array(values)
+    return array if pa.types.is_string(array.type) or pa.types.is_large_string(array.type) else None
+
+
+def text_codes(text: pa.ChunkedArray[Any] | pa.Array[Any]) -> tuple[IntArray, int]:
+    """Dense codes of strings in their sort order (Unicode code points, as Python's), by
+    Arrow's hash table: one pass over the rows, then a sort of the distinct values."""
+    if isinstance(text, pa.ChunkedArray):
+        # One table for every chunk: chunk by chunk, each would hash most values again.
+        text = text.combine_chunks()
+    encoded: Any = pc.dictionary_encode(text)
+    dictionary, indices = encoded.dictionary, encoded.indices.to_numpy()
+    order = np.asarray(pc.array_sort_indices(dictionary).to_numpy(), dtype=np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[indices], len(order)
 
 
 def _integer_span(array: object) -> tuple[int, int] | None:
@@ -249,3 +289,15 @@ def min_max_by(codes: IntArray, values: np.ndarray, size: int) -> tuple[IntArray
     np.minimum.at(low, codes, v)
     np.maximum.at(high, codes, v)
     return low, high
+
+
+def distinct_key_order(key: CodeArray, size: int) -> IntArray | None:
+    """The rows in key order, when no two rows share a key and `size` is small enough
+    for a table per key: each row is put in its key's slot, no sort. None otherwise."""
+    n = len(key)
+    if size > _table_limit(4 * n) or size > HISTOGRAM_LIMIT:
+        return None
+    slot = np.full(size, -1, dtype=np.int64)
+    slot[key] = np.arange(n)
+    order = slot[slot >= 0]
+    return order if len(order) == n else None

@@ -26,6 +26,8 @@ DECIMAL_GRAMMAR = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$"
 # Digits Arrow may cast to int64 without overflow.
 MAX_DIGITS = 18
 _POWERS = 10 ** np.arange(MAX_DECIMALS + 1, dtype=np.int64)
+# A value times 10**shift stays below MAX_UNITS when its own size is below this.
+_LIMITS = MAX_UNITS // _POWERS
 
 
 @dataclass(frozen=True)
@@ -100,30 +102,63 @@ def _present(array: pa.Array[Any]) -> np.ndarray:
 
 
 def _from_floats(array: pa.Array[Any]) -> Units:
-    """Each float's shortest decimal of at most MAX_DECIMALS places that reads back as
-    that float: for each number of places, the integers next to x*10**places are tried
-    (the product's own rounding can put the right one a step away)."""
-    values = np.asarray(array.cast(pa.float64()).fill_null(np.nan).to_numpy(), dtype=np.float64)
+    """Each float as its shortest decimal, of at most MAX_DECIMALS places.
+
+    A float is held at `places` when the integer nearest x*10**places, divided by
+    10**places, reads back as x. Usually every float is held at a few places, found
+    over the whole column at once; otherwise each float's own places are found, and
+    those held at no number of places are refused.
+    """
+    if array.null_count:
+        array = array.fill_null(np.nan)
+    values = np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.float64)
+    if not len(values):
+        return Units(np.zeros(0, dtype=np.int64), 0, np.zeros(0, dtype=bool))
+    if np.isfinite(values).all() and float(np.abs(values).max()) < MAX_UNITS:
+        for places in range(MAX_DECIMALS + 1):
+            k, held = _held(values, places)
+            if held.all():
+                return Units(k, places, np.zeros(len(values), dtype=bool))
+    return _each_float(values)
+
+
+def _each_float(values: np.ndarray) -> Units:
+    """_from_floats one float at a time, vectorised: each pass tries those not held."""
     n = len(values)
-    finite = np.isfinite(values) & (np.abs(values) < MAX_UNITS)
-    x = np.where(finite, values, 0.0)
     places = np.full(n, -1, dtype=np.int64)
-    found = np.zeros(n, dtype=np.int64)
+    whole = np.zeros(n, dtype=np.int64)
+    open_rows = np.flatnonzero(np.isfinite(values) & (np.abs(values) < MAX_UNITS))
     for p in range(MAX_DECIMALS + 1):
-        open_rows = finite & (places < 0)
-        if not open_rows.any():
+        if not len(open_rows):
             break
-        power = float(_POWERS[p])
-        guess = np.round(x * power)
-        for step in (0.0, -1.0, 1.0):
-            k = guess + step
-            hit = open_rows & (np.abs(k) < MAX_UNITS) & (k / power == x)
-            places[hit] = p
-            found[hit] = k[hit].astype(np.int64)
-            open_rows &= ~hit
+        k, held = _held(values[open_rows], p)
+        done = open_rows[held]
+        places[done] = p
+        whole[done] = k[held]
+        open_rows = open_rows[~held]
     bad = places < 0
-    scale = int(places.max()) if n and not bad.all() else 0
-    return _scaled(found, np.where(bad, 0, scale - places), scale, bad)
+    scale = int(places.max())
+    return _scaled(whole, np.where(bad, 0, scale - places), max(scale, 0), bad)
+
+
+def _held(x: np.ndarray, places: int) -> tuple[np.ndarray, np.ndarray]:
+    """(k, held): k/10**places reads back as x where held.
+
+    x*10**places is rounded once itself: the integer nearest it is the right k unless
+    the product is so large (2**52 and up) that its rounding reaches a whole step, and
+    those few are tried a step each way.
+    """
+    power = float(_POWERS[places])
+    k = np.round(x * power)
+    held = (k / power == x) & (np.abs(k) < MAX_UNITS)
+    retry = np.flatnonzero(~held & (np.abs(k) >= MAX_UNITS // 4) & (np.abs(k) <= MAX_UNITS))
+    for step in (-1.0, 1.0):
+        again = k[retry] + step
+        hit = (again / power == x[retry]) & (np.abs(again) < MAX_UNITS)
+        k[retry[hit]] = again[hit]
+        held[retry[hit]] = True
+        retry = retry[~hit]
+    return np.where(held, k, 0.0).astype(np.int64), held
 
 
 def _from_decimals(array: pa.Array[Any]) -> Units:
@@ -161,6 +196,9 @@ def _numpy(array: Any, missing: object) -> np.ndarray:
 def _scaled(whole: IntArray, shift: IntArray, scale: int, bad: np.ndarray) -> Units:
     """whole * 10**shift, each below MAX_UNITS or marked bad (checked before the
     multiplication, so that it cannot overflow)."""
-    bad = bad | (np.abs(whole) >= MAX_UNITS // _POWERS[shift])
+    if not shift.any():
+        bad = bad | (whole >= MAX_UNITS) | (whole <= -MAX_UNITS)
+        return Units(np.where(bad, 0, whole) if bad.any() else whole, scale, bad)
+    bad = bad | (np.abs(whole) >= _LIMITS[shift])
     units = np.where(bad, 0, whole) * _POWERS[shift]
     return Units(units, scale, bad)

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from duplicate.core.adjustments import Adjustments, match_adjustments
-from duplicate.core.codes import combine, combine_values, dense_codes
+from duplicate.core.codes import combine, combine_values, dense_codes, distinct_key_order
 from duplicate.core.exact import IntArray, decimal_array, div_half_up, null_text
 from duplicate.core.kernel import cells, weighted_ranks
 from duplicate.core.results import Results, parse_results
@@ -462,11 +462,19 @@ def canonical_order(results: Results) -> IntArray | None:
     """Row positions in (section, round, deal, table, seat, player) order; None if already.
 
     Files usually arrive in that order already: a few comparison passes, then no sort.
+    A table's seat holds one player per deal, so with a table column the order is
+    found without the players, by placing each row at its (deal, table, seat).
     """
     places = ["table", "seat", "player"] if results.has_table else ["seat", "player"]
     if _in_order(results, ["section", "round", "deal", *places]):
         return None
     deal = results.key("section", "round", "deal")
+    if results.has_table:
+        order = distinct_key_order(
+            *combine([deal, results.sorting_codes("table"), results.codes("seat")])
+        )
+        if order is not None:
+            return order
     key, _ = combine([deal, *(results.codes(k) for k in places)])
     return np.argsort(key, kind="stable").astype(np.int64)
 

@@ -50,7 +50,7 @@ def _dense(values: pd.Series | np.ndarray, compact: bool) -> tuple[CodeArray, in
         return codes.astype(code_type(k) if compact else np.int64, copy=False), k
     array = _integers_or_none(values)
     span = _integer_span(array)
-    if span is not None:
+    if array is not None and span is not None:
         low, high = span
         if low == high:
             # One value (one round, no sections): every code is 0.

@@ -167,7 +167,38 @@ def _from_decimals(array: pa.Array[Any]) -> Units:
 
 
 def _from_text(text: pa.Array[Any]) -> Units:
-    """Text by the strict grammar, trimmed of spaces; parsed by Arrow, never as a float."""
+    """Text by the strict grammar: every cell at once by Arrow's decimal parser when
+    all are plain (the usual file), else cell by cell (_each_text) to find those that
+    are not."""
+    quick = _plain_decimals(text)
+    return quick if quick is not None else _each_text(text)
+
+
+def _plain_decimals(text: pa.Array[Any]) -> Units | None:
+    """Units when Arrow's decimal parser reads every cell and the grammar allows every
+    one; None otherwise. The parser also reads exponents ("1e2"): those are sent on."""
+    if text.null_count or not len(text):
+        return None
+    point = _numpy(pc.find_substring(text, "."), -1).astype(np.int64)
+    decimals = np.where(point >= 0, _numpy(pc.binary_length(text), 0) - point - 1, 0)
+    scale = int(decimals.max())
+    if scale > MAX_DECIMALS or any(
+        pc.any(pc.match_substring(text, letter)).as_py() for letter in "eE"
+    ):
+        return None
+    try:
+        parsed: Any = pc.cast(text, pa.decimal64(MAX_DIGITS, scale))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    # A decimal64 is its unscaled integer: value x 10**scale, exactly.
+    units = np.frombuffer(parsed.buffers()[1], dtype=np.int64, count=len(parsed))
+    if bool(((units >= MAX_UNITS) | (units <= -MAX_UNITS)).any()):
+        return None
+    return Units(units.copy(), scale, np.zeros(len(units), dtype=bool))
+
+
+def _each_text(text: pa.Array[Any]) -> Units:
+    """Each cell by the strict grammar, trimmed of spaces: the bad ones are marked."""
     trimmed: Any = pc.utf8_trim_whitespace(text)
     ok = _numpy(pc.match_substring_regex(trimmed, DECIMAL_GRAMMAR), False).astype(bool)
     point = _numpy(pc.find_substring(trimmed, "."), -1).astype(np.int64)

@@ -354,7 +354,7 @@ def score_batches(
         # The Arrow types the pandas batches convert to, from one row made that way.
         schema = pa.Table.from_pandas(frame(rows_of(0, 1)), preserve_index=False).schema
         identifiers = {
-            name: pa.Array.from_pandas(results.frame[name])
+            name: _one_chunk(pa.Array.from_pandas(results.frame[name]))
             for name in ("section", "deal", "table", "seat", "player")
             if name != "table" or results.has_table
         }
@@ -452,6 +452,13 @@ def matchpoint_arrays(
         "deal_rank": pa.array(numbers["deal_rank"], mask=missing("deal_rank", unranked)),
         "rank_points": decimal_array(numbers["points"], 2, missing("rank_points", unranked)),
     }
+
+
+def _one_chunk(values: pa.Array[Any] | pa.ChunkedArray[Any]) -> pa.Array[Any]:
+    """One array: Arrow takes rows from a chunked one index by index, chunk by chunk."""
+    if isinstance(values, pa.ChunkedArray):
+        return values.combine_chunks()
+    return values
 
 
 def _as_type(values: pa.Array[Any], kind: pa.DataType) -> pa.Array[Any]:

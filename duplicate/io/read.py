@@ -144,6 +144,8 @@ def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
             ) from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if data.isascii():  # far quicker to ask than decoding: the usual file is ASCII
+        return data
     try:
         data.decode("utf-8")
         return data

@@ -174,7 +174,7 @@ def _from_text(text: pa.Array[Any]) -> Units:
     return quick if quick is not None else _each_text(text)
 
 
-def _plain_decimals(text: pa.Array[Any]) -> Units | None:
+def _plain_decimals(text: Any) -> Units | None:
     """Units when Arrow's decimal parser reads every cell and the grammar allows every
     one; None otherwise. The parser also reads exponents ("1e2"): those are sent on."""
     if text.null_count or not len(text):

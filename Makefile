@@ -5,7 +5,11 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 DEV_INSTALLED := $(VENV)/.dev-installed
 
-.PHONY: run test lint types unit browser bench golden sample clean
+MINIMUM := .venv-minimum
+# click 8.5 deprecates names that typer's early releases import: a warning, not a defect.
+MINIMUM_WARNINGS := -W "ignore:'click.utils.get_:DeprecationWarning"
+
+.PHONY: run test lint types unit minimum browser bench golden sample clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +25,8 @@ $(DEV_INSTALLED): $(INSTALLED)
 run: $(INSTALLED)
 	$(BIN)/duplicate standings sample_data/big2_event.csv
 
-## test: lint, types and the whole test suite
-test: lint types unit
+## test: lint, types, the whole test suite, and the fast suite on the minimum versions
+test: lint types unit minimum
 
 lint: $(DEV_INSTALLED)
 	$(BIN)/ruff check duplicate tests sample_data
@@ -33,6 +37,19 @@ types: $(DEV_INSTALLED)
 
 unit: $(DEV_INSTALLED) browser
 	$(BIN)/python -m pytest
+
+## minimum: the declared minimum versions of every dependency, and the fast tests on them
+minimum: $(MINIMUM)/.installed
+	$(MINIMUM)/bin/python -m pytest -q -m "not slow" -p no:cacheprovider $(MINIMUM_WARNINGS) \
+	  --ignore=tests/test_dask_engine.py --ignore=tests/test_report_browser.py
+
+$(MINIMUM)/.installed: pyproject.toml tests/minimum_constraints.py
+	rm -rf $(MINIMUM)
+	$(PYTHON) -m venv $(MINIMUM)
+	$(MINIMUM)/bin/python -m pip install --quiet --upgrade pip
+	$(PYTHON) tests/minimum_constraints.py > $(MINIMUM)/constraints.txt
+	$(MINIMUM)/bin/python -m pip install --quiet -c $(MINIMUM)/constraints.txt -e . pytest hypothesis
+	touch $@
 
 ## browser: Debian's chromium and chromedriver (and a CJK font) for the report's browser tests
 browser:
@@ -60,4 +77,4 @@ sample: $(INSTALLED)
 	$(BIN)/python sample_data/generate.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(MINIMUM) .mypy_cache .ruff_cache .pytest_cache

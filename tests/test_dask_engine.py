@@ -79,6 +79,7 @@ def test_adjustments_agree(scheduler: str) -> None:
     assert same_bytes(local, remote, "standings")
 
 
+@pytest.mark.slow
 @settings(
     max_examples=10,
     deadline=None,

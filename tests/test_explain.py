@@ -34,6 +34,7 @@ def cases() -> list[tuple[Path, duplicate.Rules, duplicate.Adjustments | None]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("path", "rules", "adjustments"),
     cases(),

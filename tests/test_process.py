@@ -35,6 +35,7 @@ def test_a_full_disk_on_standard_output_exits_3() -> None:
     assert b"Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="closing a descriptor by the shell")
 def test_a_closed_standard_output_exits_3_and_a_file_is_still_written(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "duplicate", "standings", EVENT]
@@ -65,6 +66,7 @@ def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
     assert done.stderr == b""
 
 
+@pytest.mark.slow
 def test_tuning_off_gives_the_same_bytes(tmp_path: Path) -> None:
     outputs = []
     for tuning in ("", "1"):

@@ -72,6 +72,7 @@ def all_tablings(n: int, k: int) -> list[np.ndarray]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=20))
 def test_a_window_covering_the_field_finds_the_global_optimum(pairs: list[tuple[int, int]]) -> None:
@@ -83,6 +84,7 @@ def test_a_window_covering_the_field_finds_the_global_optimum(pairs: list[tuple[
     assert cost_of(table, k, met, n) == best
 
 
+@pytest.mark.slow
 def test_nine_round_event_of_300_players_has_no_repeats(capsys: pytest.CaptureFixture[str]) -> None:
     plain = simulate(300, 3, 9, avoid_repeats=False)
     avoided = simulate(300, 3, 9, avoid_repeats=True)

@@ -25,7 +25,11 @@ def scheduler() -> Iterator[str]:
     import logging
 
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, silence_logs=logging.ERROR
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        silence_logs=logging.ERROR,
+        dashboard_address=":0",  # a free port: 8787 may be held by anything
     ) as cluster:
         yield cluster.scheduler_address
 
@@ -156,3 +160,34 @@ def test_partitions_with_different_decimals_agree(scheduler: str) -> None:
         for s, p, v, t in ((0, "B", "3", "9"), (1, "A", "-3", "11"))
     ]
     assert_engines_agree(pd.DataFrame(rows).astype(str), scheduler)
+
+
+def test_the_command_leaves_a_parquet_input_to_the_workers(
+    scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`duplicate score --engine dask` never reads the results file in the driver's
+    process: the program's own entry, as a shell runs it."""
+    import pyarrow.parquet as pq
+    from typer.testing import CliRunner
+
+    from duplicate.cli import app, main
+    from duplicate.io import read
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the driver read the input")
+
+    monkeypatch.setattr(read, "read_raw", refused)
+    monkeypatch.setattr(read, "read_results", refused)
+    monkeypatch.setattr(pq, "read_table", refused)
+    monkeypatch.setattr(pq, "ParquetFile", refused)
+    source = SAMPLE / "big2_event.parquet"
+    out = tmp_path / "scores.csv"
+    command = ["score", str(source), "--engine", "dask", "--scheduler", scheduler, "-o", str(out)]
+    monkeypatch.setattr("sys.argv", ["duplicate", *command])
+    monkeypatch.setenv("DUPLICATE_NO_TUNING", "1")  # this process is the test's too
+    with pytest.raises(SystemExit) as ended:
+        main()
+    assert ended.value.code == 0
+    monkeypatch.undo()
+    local = CliRunner().invoke(app, ["score", str(source), "-o", "-"])
+    assert out.read_bytes() == local.stdout_bytes

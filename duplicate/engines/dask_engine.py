@@ -37,8 +37,13 @@ def _client(scheduler: str | None) -> Any:
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler:
         return Client(scheduler)
+    # Any free port for the dashboard: the usual 8787 may be taken by another program.
     cluster = LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, silence_logs=logging.ERROR
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        silence_logs=logging.ERROR,
+        dashboard_address=":0",
     )
     return Client(cluster)
 

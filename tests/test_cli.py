@@ -313,3 +313,33 @@ def test_starting_the_command_line_loads_no_rich_and_no_pandas() -> None:
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, check=True)
     assert done.stdout.strip() == b"[]"
+
+
+RULES_FLAGS = ["--rules", "--tie-ranking", "--deal-scope", "--rank-factors", "--rank-base"]
+
+
+@pytest.mark.parametrize(
+    "command", ["score", "standings", "explain", "verify", "report", "seat", "validate", "rules"]
+)
+def test_every_command_computing_standings_takes_every_rules_option(command: str) -> None:
+    shown = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"}).stdout
+    for flag in [*RULES_FLAGS, "--method"]:
+        assert flag in shown, f"{command} lacks {flag}"
+
+
+def test_seating_follows_the_same_rules_as_the_standings(tmp_path: Path) -> None:
+    """seat orders the field by the standings computed under the options it is given."""
+    source = str(SAMPLE / "big2_event.csv")
+    flags = ["--rank-factors", "1,0.2", "--rank-base", "100"]
+    standings = pd.read_csv(io.StringIO(run("standings", source, *flags)[1]))
+    fixed = ["--order", "straight", "--no-avoid-repeats"]
+    seated = pd.read_csv(io.StringIO(run("seat", source, *flags, *fixed)[1]))
+    # Straight order: the standings, four by four.
+    assert seated["player"].tolist() == standings["player"].tolist()
+    default = pd.read_csv(io.StringIO(run("seat", source, *fixed)[1]))
+    assert default["player"].tolist() != seated["player"].tolist()
+
+
+def test_verify_help_offers_no_output_file() -> None:
+    shown = CliRunner().invoke(app, ["verify", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "-o" not in shown.replace("--", "")

@@ -9,13 +9,11 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from enum import StrEnum
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from duplicate.errors import DuplicateError, InvalidData, UsageError
-from duplicate.rules import Rules, load_rules, parse_factors, with_overrides
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -51,21 +49,6 @@ class OutputFormat(StrEnum):
     parquet = "parquet"
     json = "json"
     table = "table"
-
-
-class TieRanking(StrEnum):
-    competition = "competition"
-    dense = "dense"
-
-
-class DealScope(StrEnum):
-    round = "round"
-    event = "event"
-
-
-class Method(StrEnum):
-    matchpoints = "matchpoints"
-    standard_points = "standard-points"
 
 
 class Engine(StrEnum):
@@ -112,25 +95,6 @@ AdjustmentsOpt = Annotated[
         help="Corrections: round, deal, player, kind (mp_pct|penalty|void), value, reason.",
     ),
 ]
-RulesOpt = Annotated[
-    Path | None, typer.Option("--rules", help="Rules TOML file (see `duplicate rules`).")
-]
-TieRankingOpt = Annotated[
-    TieRanking | None,
-    typer.Option("--tie-ranking", help="Deal ranks after a tie: competition 1,1,3 or dense 1,1,2."),
-]
-DealScopeOpt = Annotated[
-    DealScope | None,
-    typer.Option("--deal-scope", help="Deal ids are unique per round, or across the event."),
-]
-RankFactorsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--rank-factors",
-        help="Rank-point factors for ranks 1, 2, ...; later ranks earn 1/rank. "
-        "Default 1,0.7,0.5,0.35.",
-    ),
-]
 EngineOpt = Annotated[
     Engine,
     typer.Option(
@@ -144,16 +108,6 @@ SchedulerOpt = Annotated[
         "--scheduler",
         help="With --engine dask: the scheduler's address. Default: a local cluster of 2.",
     ),
-]
-MethodOpt = Annotated[
-    Method | None,
-    typer.Option(
-        "--method",
-        help="matchpoints (rank points and tie-breaks) or standard-points (003 platform).",
-    ),
-]
-RankBaseOpt = Annotated[
-    int | None, typer.Option("--rank-base", help="Rank points for a factor of 1. Default 10000.")
 ]
 
 
@@ -176,26 +130,6 @@ def read_inputs(
 
     data = read_results(results, encoding, deal_scope)
     return data, read_adjustments(adjustments, encoding) if adjustments else None
-
-
-def effective_rules(
-    rules_file: Path | None,
-    tie_ranking: TieRanking | None,
-    deal_scope: DealScope | None,
-    rank_factors: str | None,
-    rank_base: int | None,
-    method: Method | None = None,
-) -> Rules:
-    """The rules file (or the spec's defaults) with the flags applied on top."""
-    rules = load_rules(rules_file) if rules_file is not None else Rules()
-    return with_overrides(
-        rules,
-        method=method.value if method else None,
-        tie_ranking=tie_ranking.value if tie_ranking else None,
-        deal_scope=deal_scope.value if deal_scope else None,
-        rank_factors=parse_factors(rank_factors) if rank_factors else None,
-        rank_base=rank_base,
-    )
 
 
 @contextmanager

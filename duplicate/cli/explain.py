@@ -10,17 +10,13 @@ import typer
 
 from duplicate.cli.common import (
     AdjustmentsOpt,
-    DealScopeOpt,
     EncodingOpt,
-    RankBaseOpt,
-    RankFactorsOpt,
     ResultsArg,
-    RulesOpt,
-    TieRankingOpt,
-    effective_rules,
     read_inputs,
     reports_errors,
 )
+from duplicate.cli.rules_options import rules_options
+from duplicate.rules import Rules
 
 
 class ExplainFormat(StrEnum):
@@ -33,6 +29,7 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
+@rules_options
 def explain(
     player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player's id.")],
     results: ResultsArg,
@@ -44,11 +41,8 @@ def explain(
     ] = None,
     adjustments: AdjustmentsOpt = None,
     encoding: EncodingOpt = None,
-    rules_file: RulesOpt = None,
-    tie_ranking: TieRankingOpt = None,
-    deal_scope: DealScopeOpt = None,
-    rank_factors: RankFactorsOpt = None,
-    rank_base: RankBaseOpt = None,
+    *,
+    rules: Rules,
 ) -> None:
     """Show a player's deals, total, tie-breaks, and what separates them from their neighbours.
 
@@ -57,7 +51,6 @@ def explain(
     from duplicate.core.explain import as_json
     from duplicate.core.explain import explain as explain_player
 
-    rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
     data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     explained = explain_player(data, player, rules, corrections, section)
     if fmt is ExplainFormat.json:

@@ -11,13 +11,12 @@ from duplicate.cli.common import (
     EncodingOpt,
     FormatOpt,
     OutputOpt,
-    RulesOpt,
-    effective_rules,
     refuse_overwriting_inputs,
     reports_errors,
 )
 from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
 from duplicate.cli.output import emit
+from duplicate.cli.rules_options import RulesFileOpt, effective_rules
 
 
 class Game(StrEnum):
@@ -46,7 +45,7 @@ def game_score(
         typer.Option("--min-huxi", help="Paohuzi: the event's minimum huxi to win. Default 15."),
     ] = None,
     encoding: EncodingOpt = None,
-    rules_file: RulesOpt = None,
+    rules_file: RulesFileOpt = None,
     manifest: ManifestOpt = None,
 ) -> None:
     """Add the score column computed from raw outcomes, ready for score and standings.
@@ -62,9 +61,7 @@ def game_score(
     from duplicate.io.read import read_raw, source_name
     from duplicate.rules import with_overrides
 
-    rules = with_overrides(
-        effective_rules(rules_file, None, None, None, None), paohuzi_min_huxi=min_huxi
-    )
+    rules = with_overrides(effective_rules(rules_file), paohuzi_min_huxi=min_huxi)
     table, first_row = read_raw(raw, encoding)
     results = parse_results(
         table, source_name(raw), first_row, rules.deal_scope, score_required=False

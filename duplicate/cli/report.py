@@ -10,14 +10,8 @@ import typer
 
 from duplicate.cli.common import (
     AdjustmentsOpt,
-    DealScopeOpt,
     EncodingOpt,
-    RankBaseOpt,
-    RankFactorsOpt,
     ResultsArg,
-    RulesOpt,
-    TieRankingOpt,
-    effective_rules,
     read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
@@ -31,6 +25,8 @@ from duplicate.cli.manifest import (
     write_manifest,
 )
 from duplicate.cli.output import Written
+from duplicate.cli.rules_options import rules_options
+from duplicate.rules import Rules
 
 
 class Language(StrEnum):
@@ -43,6 +39,7 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
+@rules_options
 def report(
     results: ResultsArg,
     output: Annotated[
@@ -51,12 +48,9 @@ def report(
     lang: Annotated[Language, typer.Option("--lang", help="Labels in en or zh.")] = Language.en,
     adjustments: AdjustmentsOpt = None,
     encoding: EncodingOpt = None,
-    rules_file: RulesOpt = None,
-    tie_ranking: TieRankingOpt = None,
-    deal_scope: DealScopeOpt = None,
-    rank_factors: RankFactorsOpt = None,
-    rank_base: RankBaseOpt = None,
     manifest: ManifestOpt = None,
+    *,
+    rules: Rules,
 ) -> None:
     """Write a self-contained web site: standings, a page per deal and per player, the rules.
 
@@ -67,7 +61,6 @@ def report(
     from duplicate.report.data import report_data
     from duplicate.report.pages import build_site
 
-    rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
     inputs = [results] + ([adjustments] if adjustments else [])
     refuse_overwriting_inputs(output, inputs)
     refuse_overwriting_inputs(manifest, inputs)

@@ -8,20 +8,13 @@ from typing import Any
 
 from duplicate.cli.common import (
     AdjustmentsOpt,
-    DealScopeOpt,
     EncodingOpt,
     Engine,
     EngineOpt,
     FormatOpt,
-    MethodOpt,
     OutputOpt,
-    RankBaseOpt,
-    RankFactorsOpt,
     ResultsArg,
-    RulesOpt,
     SchedulerOpt,
-    TieRankingOpt,
-    effective_rules,
     read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
@@ -34,6 +27,8 @@ from duplicate.cli.manifest import (
     write_manifest,
 )
 from duplicate.cli.output import emit
+from duplicate.cli.rules_options import rules_options
+from duplicate.rules import Rules
 
 
 def result_table_command(
@@ -45,25 +40,19 @@ def result_table_command(
     """
 
     @reports_errors
+    @rules_options
     def command(
         results: ResultsArg,
         output: OutputOpt = None,
         fmt: FormatOpt = None,
         encoding: EncodingOpt = None,
-        rules_file: RulesOpt = None,
-        tie_ranking: TieRankingOpt = None,
-        deal_scope: DealScopeOpt = None,
-        rank_factors: RankFactorsOpt = None,
-        rank_base: RankBaseOpt = None,
-        method: MethodOpt = None,
         engine: EngineOpt = Engine.local,
         scheduler: SchedulerOpt = None,
         adjustments: AdjustmentsOpt = None,
         manifest: ManifestOpt = None,
+        *,
+        rules: Rules,
     ) -> None:
-        rules = effective_rules(
-            rules_file, tie_ranking, deal_scope, rank_factors, rank_base, method
-        )
         module, function = compute.split(":")
         run = getattr(importlib.import_module(module), function)
         if engine is Engine.dask:

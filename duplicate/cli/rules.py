@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from duplicate.cli.common import (
-    DealScopeOpt,
-    MethodOpt,
-    RankBaseOpt,
-    RankFactorsOpt,
-    RulesOpt,
-    TieRankingOpt,
-    effective_rules,
-    reports_errors,
-)
+from duplicate.cli.common import reports_errors
+from duplicate.cli.rules_options import rules_options
+from duplicate.rules import Rules
 
 
 def register(app: typer.Typer) -> None:
@@ -21,21 +14,10 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-def rules(
-    rules_file: RulesOpt = None,
-    tie_ranking: TieRankingOpt = None,
-    deal_scope: DealScopeOpt = None,
-    rank_factors: RankFactorsOpt = None,
-    rank_base: RankBaseOpt = None,
-    method: MethodOpt = None,
-) -> None:
+@rules_options
+def rules(*, rules: Rules) -> None:
     """Print the rules the other commands would use with the same options, as TOML.
 
     Example: duplicate rules --tie-ranking dense > rules.toml
     """
-    typer.echo(
-        effective_rules(
-            rules_file, tie_ranking, deal_scope, rank_factors, rank_base, method
-        ).to_toml(),
-        nl=False,
-    )
+    typer.echo(rules.to_toml(), nl=False)

@@ -13,10 +13,7 @@ from duplicate.cli.common import (
     Fill,
     FormatOpt,
     OutputOpt,
-    RulesOpt,
     SeatingOrder,
-    TieRankingOpt,
-    effective_rules,
     read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
@@ -24,7 +21,9 @@ from duplicate.cli.common import (
 )
 from duplicate.cli.manifest import ManifestOpt, input_record, results_records, write_manifest
 from duplicate.cli.output import emit
+from duplicate.cli.rules_options import rules_options
 from duplicate.errors import UsageError
+from duplicate.rules import Rules
 
 
 def register(app: typer.Typer) -> None:
@@ -32,6 +31,7 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
+@rules_options
 def seat(
     results: Annotated[
         str | None,
@@ -86,8 +86,8 @@ def seat(
     manifest: ManifestOpt = None,
     fmt: FormatOpt = None,
     encoding: EncodingOpt = None,
-    rules_file: RulesOpt = None,
-    tie_ranking: TieRankingOpt = None,
+    *,
+    rules: Rules,
 ) -> None:
     """Seat the round after the last one in RESULTS by the standings, in a snake.
 
@@ -100,7 +100,6 @@ def seat(
     from duplicate.core.seating import seat_next_round
     from duplicate.io.read import read_raw, source_name
 
-    rules = effective_rules(rules_file, tie_ranking, None, None, None)
     # Rows read from each side file, for the manifest.
     side_rows: dict[str, tuple[str, int]] = {}
     pairs = None

@@ -6,7 +6,9 @@ from typing import Annotated
 
 import typer
 
-from duplicate.cli.common import DealScopeOpt, EncodingOpt, ResultsArg, reports_errors, stderr
+from duplicate.cli.common import EncodingOpt, ResultsArg, reports_errors, stderr
+from duplicate.cli.rules_options import rules_options
+from duplicate.rules import Rules
 
 
 def register(app: typer.Typer) -> None:
@@ -14,6 +16,7 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
+@rules_options
 def validate(
     results: ResultsArg,
     seating: Annotated[
@@ -21,7 +24,8 @@ def validate(
         typer.Option("--seating", help="A published seating to check the results against."),
     ] = None,
     encoding: EncodingOpt = None,
-    deal_scope: DealScopeOpt = None,
+    *,
+    rules: Rules,
 ) -> None:
     """Check a results file without scoring it; exit 0 when clean, 1 listing every problem.
 
@@ -34,7 +38,7 @@ def validate(
     from duplicate.errors import InvalidData
     from duplicate.io.read import read_raw, read_results, source_name
 
-    data = read_results(results, encoding, deal_scope.value if deal_scope else "round")
+    data = read_results(results, encoding, rules.deal_scope)
     if seating is not None:
         raw, _ = read_raw(seating, encoding)
         problems = seating_problems(data, raw, source_name(seating))

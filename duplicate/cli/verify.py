@@ -8,20 +8,16 @@ import typer
 
 from duplicate.cli.common import (
     AdjustmentsOpt,
-    DealScopeOpt,
     EncodingOpt,
-    FormatOpt,
-    RankBaseOpt,
-    RankFactorsOpt,
+    OutputFormat,
     ResultsArg,
-    RulesOpt,
-    TieRankingOpt,
-    effective_rules,
     read_inputs,
     reports_errors,
     stderr,
 )
 from duplicate.cli.output import emit
+from duplicate.cli.rules_options import rules_options
+from duplicate.rules import Rules
 
 
 def register(app: typer.Typer) -> None:
@@ -29,20 +25,26 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
+@rules_options
 def verify(
     results: ResultsArg,
     published: Annotated[
         str,
         typer.Argument(metavar="PUBLISHED", help="Standings as published (CSV, Parquet or JSON)."),
     ],
-    fmt: FormatOpt = None,
+    fmt: Annotated[
+        OutputFormat | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="How the differences are written on standard output: csv, parquet, json, "
+            "or table (for a person). Default: a table at a terminal, else CSV.",
+        ),
+    ] = None,
     adjustments: AdjustmentsOpt = None,
     encoding: EncodingOpt = None,
-    rules_file: RulesOpt = None,
-    tie_ranking: TieRankingOpt = None,
-    deal_scope: DealScopeOpt = None,
-    rank_factors: RankFactorsOpt = None,
-    rank_base: RankBaseOpt = None,
+    *,
+    rules: Rules,
 ) -> None:
     """Recompute the standings and compare them, field by field, with a published file.
 
@@ -54,7 +56,6 @@ def verify(
     from duplicate.core.verify import verify as compare
     from duplicate.io.read import read_published
 
-    rules = effective_rules(rules_file, tie_ranking, deal_scope, rank_factors, rank_base)
     data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     found = compare(data, read_published(published, encoding), rules, corrections)
     if found.empty:

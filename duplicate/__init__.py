@@ -20,9 +20,8 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from duplicate.core.adjustments import Adjustments, parse_adjustments
+    from duplicate.core.methods import score, score_batches, standings
     from duplicate.core.results import Results, parse_results
-    from duplicate.core.scoring import score, score_batches
-    from duplicate.core.standings import standings
     from duplicate.errors import (
         DuplicateError,
         InputOutputError,
@@ -36,9 +35,9 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "Results": "duplicate.core.results",
     "parse_results": "duplicate.core.results",
-    "score": "duplicate.core.scoring",
-    "score_batches": "duplicate.core.scoring",
-    "standings": "duplicate.core.standings",
+    "score": "duplicate.core.methods",
+    "score_batches": "duplicate.core.methods",
+    "standings": "duplicate.core.methods",
     "read_results": "duplicate.io.read",
     "read_adjustments": "duplicate.io.read",
     "Adjustments": "duplicate.core.adjustments",

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate.cli import app
 from duplicate.core import scoring
+from duplicate.core.methods import score_batches
 from duplicate.core.results import parse_results
-from duplicate.core.scoring import score_batches
 from duplicate.io import write
 from duplicate.io.write import encode, parquet_bytes, to_arrow, write_parquet
 from tests.golden.regenerate import cases

@@ -124,7 +124,7 @@ def test_cli_engine_option(scheduler: str) -> None:
     assert remote.stdout_bytes == local.stdout_bytes
     refused = runner.invoke(app, ["score", path, "--engine", "dask", "--method", "standard-points"])
     assert refused.exit_code == 2
-    assert "the dask engine scores matchpoints" in refused.stderr
+    assert "the dask engine covers matchpoint scoring" in refused.stderr
 
 
 def test_a_dask_manifest_does_not_invent_a_row_count(scheduler: str, tmp_path: Path) -> None:

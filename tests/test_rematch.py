@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from duplicate.cli import app
+from duplicate.core.next_round import seat_next_round
 from duplicate.core.rematch import assign_tables, pair_keys, repeats_in, template_count, templates
-from duplicate.core.seating import seat_next_round
 from tests.conftest import SAMPLE
 from tests.simulate import simulate
 

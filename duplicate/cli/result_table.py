@@ -101,8 +101,9 @@ def run_on_dask(
 
     if compute is None:
         raise UsageError("this command runs on the local engine only")
-    if rules.method != "matchpoints":
-        raise UsageError("the dask engine scores matchpoints; use the local engine")
+    from duplicate.core.methods import method_of
+
+    method_of(rules).require("distributed", "the dask engine")
     module, function = compute.split(":")
     run = getattr(importlib.import_module(module), function)
     source = resolve(results)

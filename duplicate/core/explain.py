@@ -13,10 +13,10 @@ from typing import Any
 import pandas as pd
 
 from duplicate.core.adjustments import Adjustments
+from duplicate.core.methods import method_of, standings
 from duplicate.core.results import Results
 from duplicate.core.robots import is_robot
 from duplicate.core.scoring import as_results, score_rows
-from duplicate.core.standings import standings
 from duplicate.errors import UsageError
 from duplicate.rules import Rules
 
@@ -76,8 +76,7 @@ def explain(
 ) -> dict[str, Any]:
     """The deals, total, tie-break values and neighbours of one player, as plain data."""
     rules = rules or Rules()
-    if rules.method != "matchpoints":
-        raise UsageError("explain covers matchpoint scoring; score shows each standard point")
+    method_of(rules).require("explained", "explain")
     results = as_results(data, rules)
     rows = score_rows(results, rules, adjustments)
     rows = rows.assign(player_text=rows["player"].astype(str))

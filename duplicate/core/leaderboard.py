@@ -16,7 +16,10 @@ import pandas as pd
 
 from duplicate.core.columns import header_map
 from duplicate.core.exact import IntArray
+from duplicate.core.games.scores import doudizhu_from_raw
+from duplicate.core.results import parse_results
 from duplicate.errors import InvalidData, Problem, UsageError
+from duplicate.rules import Rules
 
 OUTCOME_WORDS = {
     "win": "win",
@@ -152,10 +155,6 @@ def _raise(bad: pd.Series, rows: np.ndarray, source: str, column: str, message: 
 
 def _doudizhu_points(games: pd.DataFrame, source: str) -> IntArray:
     """Dou Dizhu points: the game score by multipliers and caps, each game a table."""
-    from duplicate.core.games.scores import doudizhu_from_raw
-    from duplicate.core.results import parse_results
-    from duplicate.rules import Rules
-
     columns = header_map(games)
     game = games[columns["game_id"]].astype("str")
     # Each game is a table of its own: a round of one deal, seats counted within the game.

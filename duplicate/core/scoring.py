@@ -51,14 +51,6 @@ def as_results(data: Results | pd.DataFrame, rules: Rules) -> Results:
     return parse_results(data, deal_scope=rules.deal_scope)
 
 
-def refuse_adjustments(adjustments: Adjustments | None) -> None:
-    """Corrections (assigned MP%, penalties in rank points) belong to matchpoint scoring."""
-    if adjustments is not None:
-        from duplicate.errors import UsageError
-
-        raise UsageError("adjustments apply to matchpoint scoring, not to standard points")
-
-
 def deal_keys(rules: Rules) -> list[str]:
     """The columns that identify one deal under the rules' deal scope."""
     return ["section", "round", "deal"] if rules.deal_scope == "round" else ["section", "deal"]
@@ -268,19 +260,6 @@ def adjustment_array(note: np.ndarray | None, n_rows: int) -> pa.Array[Any]:
     return pa.array(values, pa.large_string())
 
 
-def score(
-    data: Results | pd.DataFrame,
-    rules: Rules | None = None,
-    adjustments: Adjustments | None = None,
-) -> pd.DataFrame:
-    """One row per result with its matchpoints, MP%, deal rank and rank points.
-
-    Rows come in a canonical order (section, round, deal, table, seat, player), so the
-    same results in any row order give the same table.
-    """
-    return score_batches(data, rules, adjustments, batch_rows=None).to_frame()
-
-
 @dataclass(frozen=True)
 class ScoreBatches:
     """The table `score` gives, as consecutive batches of rows (all of it, in order).
@@ -304,31 +283,28 @@ class ScoreBatches:
             return self.arrow
         return (pa.Table.from_pandas(batch, preserve_index=False) for batch in self.batches)
 
+    @classmethod
+    def whole(cls, table: pd.DataFrame) -> ScoreBatches:
+        """A table computed whole, as one batch."""
+        return cls(iter([table]), {c for c in table.columns if table[c].hasnans})
+
     def to_frame(self) -> pd.DataFrame:
         """The batches as one table (what `score` returns)."""
         parts = list(self.batches)
         return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
 
 
-def score_batches(
-    data: Results | pd.DataFrame,
-    rules: Rules | None = None,
+def matchpoint_batches(
+    results: Results,
+    rules: Rules,
     adjustments: Adjustments | None = None,
     batch_rows: int | None = 1 << 20,
 ) -> ScoreBatches:
-    """`score`, `batch_rows` rows at a time (None: one batch).
+    """The matchpoint `score` table, `batch_rows` rows at a time (None: one batch).
 
     The numbers are held once per item (see ScoredItems) and each batch reads its own
     rows' numbers: a writer streaming the batches never holds the whole table.
     """
-    rules = rules or Rules()
-    results = as_results(data, rules)
-    if rules.method == "standard-points":
-        from duplicate.core.standard_points import sp_score
-
-        refuse_adjustments(adjustments)
-        table = sp_score(results, rules)
-        return ScoreBatches(iter([table]), {c for c in table.columns if table[c].hasnans})
     # The order first: its key is as long as the results, and is gone before scoring.
     order = canonical_order(results)
     items = score_items(results, rules, adjustments)

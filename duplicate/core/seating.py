@@ -16,14 +16,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from duplicate.core.adjustments import Adjustments
 from duplicate.core.exact import IntArray
-from duplicate.core.players import field_order
 from duplicate.core.rematch import assign_tables, balance_seats, pair_keys, repeats_in
-from duplicate.core.results import Results
 from duplicate.core.robots import ROBOT_PREFIX, is_robot
 from duplicate.errors import UsageError
-from duplicate.rules import Rules
 
 SEATING_COLUMNS = ("section", "round", "table", "seat", "player", "bye")
 PAIR_TABLE = 4
@@ -280,101 +276,3 @@ def byes_from_results(frame: pd.DataFrame) -> dict[object, int]:
     played = rounds.groupby("player")["round"].nunique()
     missed = (last_round - first + 1) - played
     return {p: int(n) for p, n in missed.items() if n > 0}
-
-
-@dataclass(frozen=True)
-class Seating:
-    """A round's seating and, per section, what it did."""
-
-    frame: pd.DataFrame
-    reports: list[SeatingReport]
-
-
-def seat_next_round(
-    results: Results | pd.DataFrame | None,
-    rules: Rules | None = None,
-    *,
-    players: pd.DataFrame | None = None,
-    table_size: int = 4,
-    order: Order = "snake",
-    fill: Fill = "robot",
-    seed: int | None = None,
-    avoid_repeats: bool = True,
-    window: int | None = None,
-    partners: dict[str, str] | None = None,
-    versus_robots: bool = False,
-    adjustments: Adjustments | None = None,
-) -> Seating:
-    """The seating of the round after the last one in `results` (round 1 when None).
-
-    Later rounds follow the full standings order (ties still unresolved go by player
-    id), moved only as far as needed to avoid repeated tablemates when `avoid_repeats`;
-    round 1 is a random draw from `seed` over the active players of `players`.
-    `partners` seats pairs opposite each other; `versus_robots` seats each player alone
-    with robots (see formats.py).
-    """
-    from duplicate.core.scoring import as_results
-    from duplicate.core.standings import standings
-
-    rules = rules or Rules()
-    if partners is not None and versus_robots:
-        raise UsageError("a pairs event has no robot tables; give --partners or --versus-robots")
-
-    def seat_section(
-        field: list[str],
-        round_no: int,
-        section: str = "",
-        byes: dict[object, int] | None = None,
-        history: History | None = None,
-    ) -> tuple[pd.DataFrame, SeatingReport]:
-        from duplicate.core.formats import seat_partners, seat_versus_robots
-
-        if versus_robots:
-            return seat_versus_robots(field, table_size, round_no, section=section)
-        options = {
-            "section": section,
-            "seating_order": order,
-            "fill": fill,
-            "byes_so_far": byes,
-            "history": history,
-            "avoid_repeats": avoid_repeats,
-            "window": window,
-        }
-        if partners is not None:
-            if table_size != PAIR_TABLE:
-                raise UsageError(f"partners sit opposite each other: tables of 4, not {table_size}")
-            return seat_partners(field, partners, round_no, **options)  # type: ignore[arg-type]
-        return seat_field(field, table_size, round_no, **options)  # type: ignore[arg-type]
-
-    if results is None:
-        if players is None or seed is None:
-            raise UsageError("round 1 is drawn at random: give the players file and a seed")
-        active = [str(p) for p in players.loc[~players["withdrawn"], "player"]]
-        frame, report = seat_section([str(p) for p in random_order(active, seed)], 1)
-        return Seating(frame, [report])
-    data = as_results(results, rules)
-    frame = data.frame[~is_robot(data.frame["player"])]
-    table = standings(data, rules, adjustments)
-    next_round = int(data.frame["round"].max()) + 1
-    sections = sorted(table["section"].unique())
-    if players is not None and len(sections) > 1:
-        raise UsageError("a players file seats one section; seat each section's results apart")
-    parts, reports = [], []
-    for section in sections:
-        ranked = table.loc[table["section"] == section, "player"]
-        in_section = frame[frame["section"] == section]
-        part, report = seat_section(
-            field_order(list(ranked), players),
-            next_round,
-            section,
-            {str(p): n for p, n in byes_from_results(in_section).items()},
-            history_from_results(in_section) if data.has_table else None,
-        )
-        parts.append(part)
-        reports.append(report)
-    seating = pd.concat(parts, ignore_index=True)
-    if players is not None:
-        withdrawn = players.loc[players["withdrawn"], "player"].astype(str)
-        if seating["player"].astype(str).isin(withdrawn).any():
-            raise AssertionError("seating seated a withdrawn player")
-    return Seating(seating, reports)

@@ -18,7 +18,8 @@ from duplicate.core.exact import IntArray, decimal_series, div_half_up, ratio_ke
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
 from duplicate.core.robots import is_robot
-from duplicate.core.scoring import RESULT_COLUMNS, canonical_order, result_columns
+from duplicate.core.scoring import RESULT_COLUMNS, canonical_order, deal_keys, result_columns
+from duplicate.core.standings import PLAYER_KEYS, Criterion, final_order
 from duplicate.rules import Rules
 
 # Differences from 13 up: the largest difference of each standard-point step (13 ... 23).
@@ -45,8 +46,6 @@ def standard_points(difference: IntArray) -> IntArray:
 
 def sp_rows(results: Results, rules: Rules) -> pd.DataFrame:
     """The results with n, the datum (num/den in score units), difference and sp per row."""
-    from duplicate.core.scoring import deal_keys
-
     frame = results.frame
     deal, _ = group_codes(frame, deal_keys(rules))
     group, _ = group_codes(frame.assign(_deal=deal), ["_deal", "seat"])
@@ -105,8 +104,6 @@ def sp_standings(results: Results, rules: Rules) -> pd.DataFrame:
 
     Players short of `min_deals` come last in their section, with no place.
     """
-    from duplicate.core.standings import PLAYER_KEYS, Criterion, final_order
-
     rows = sp_rows(results, rules)
     rows = rows[~is_robot(rows["player"])].reset_index(drop=True)
     player, n_players = group_codes(rows, PLAYER_KEYS)

@@ -31,7 +31,7 @@ from duplicate.core.exact import (
 from duplicate.core.grouping import group_codes
 from duplicate.core.results import Results
 from duplicate.core.robots import is_robot
-from duplicate.core.scoring import as_results, refuse_adjustments, score_rows
+from duplicate.core.scoring import score_rows
 from duplicate.rules import Rules
 
 STANDINGS_COLUMNS = (
@@ -60,22 +60,13 @@ class Criterion:
     keys: SortKeys
 
 
-def standings(
-    data: Results | pd.DataFrame,
-    rules: Rules | None = None,
-    adjustments: Adjustments | None = None,
+def matchpoint_standings(
+    results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> pd.DataFrame:
     """One row per player in final order, with every tie-break value and `decided_by`.
 
     `total` is the sum of rank points less any `penalty` from the adjustments.
     """
-    rules = rules or Rules()
-    results = as_results(data, rules)
-    if rules.method == "standard-points":
-        from duplicate.core.standard_points import sp_standings
-
-        refuse_adjustments(adjustments)
-        return sp_standings(results, rules)
     scored = score_rows(results, rules, adjustments, STATS_NUMBERS)
     stats = player_stats(scored, results)
     del scored  # every row's numbers: not held while the players are ranked

@@ -6,8 +6,8 @@ import pandas as pd
 
 from duplicate.core.adjustments import Adjustments
 from duplicate.core.columns import compared
+from duplicate.core.methods import standings
 from duplicate.core.results import Results
-from duplicate.core.standings import standings
 from duplicate.rules import Rules
 
 DIFFERENCE_COLUMNS = ("section", "player", "field", "published", "recomputed")

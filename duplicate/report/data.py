@@ -7,9 +7,8 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from duplicate.core.adjustments import Adjustments
+from duplicate.core.methods import method_of, score, standings
 from duplicate.core.results import Results
-from duplicate.core.scoring import score
-from duplicate.core.standings import standings
 from duplicate.rules import Rules
 
 
@@ -26,10 +25,7 @@ def report_data(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> ReportData:
     """Standings, scores, and each player's place after every round."""
-    if rules.method != "matchpoints":
-        from duplicate.errors import UsageError
-
-        raise UsageError("the report covers matchpoint scoring")
+    method_of(rules).require("explained", "the report")
     frame = results.frame
     rounds = sorted(frame["round"].unique())
     places = []

@@ -1,0 +1,137 @@
+"""Scoring methods: how a deal is scored and how the standings are ordered, chosen
+once by `rules.method` (SCORING.md sections 2-4 and 7).
+
+`score`, `score_batches` and `standings` are the library's entry points; every other
+module asks the method what it can do (method_of(rules)) instead of naming methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from duplicate.core.adjustments import Adjustments
+from duplicate.core.results import Results
+from duplicate.core.scoring import ScoreBatches, as_results, matchpoint_batches
+from duplicate.core.standard_points import sp_score, sp_standings
+from duplicate.core.standings import matchpoint_standings
+from duplicate.errors import UsageError
+from duplicate.rules import Method, Rules
+
+ScoreFunction = Callable[[Results, Rules, Adjustments | None, int | None], ScoreBatches]
+StandingsFunction = Callable[[Results, Rules, Adjustments | None], pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class ScoringMethod:
+    """One way of scoring an event, and what the rest of the toolkit may do with it."""
+
+    name: Method
+    # One row per result, in canonical order, in batches of up to the given rows.
+    score: ScoreFunction
+    # One row per player in final order.
+    standings: StandingsFunction
+    # Corrections (assigned MP%, penalties, voids) apply to it.
+    takes_adjustments: bool
+    # explain and the web report show its numbers.
+    explained: bool
+    # The dask engine computes it.
+    distributed: bool
+
+    def require(self, capability: str, what: str) -> None:
+        """Raise UsageError unless the method can do `capability` (a flag above)."""
+        if not getattr(self, capability):
+            raise UsageError(f"{what} covers matchpoint scoring, not {self.name}")
+
+
+def _standard_points_score(
+    results: Results, rules: Rules, adjustments: Adjustments | None, batch_rows: int | None
+) -> ScoreBatches:
+    return ScoreBatches.whole(sp_score(results, rules))
+
+
+def _standard_points_standings(
+    results: Results, rules: Rules, adjustments: Adjustments | None
+) -> pd.DataFrame:
+    return sp_standings(results, rules)
+
+
+METHODS: dict[Method, ScoringMethod] = {
+    "matchpoints": ScoringMethod(
+        "matchpoints",
+        score=matchpoint_batches,
+        standings=matchpoint_standings,
+        takes_adjustments=True,
+        explained=True,
+        distributed=True,
+    ),
+    "standard-points": ScoringMethod(
+        "standard-points",
+        score=_standard_points_score,
+        standings=_standard_points_standings,
+        takes_adjustments=False,
+        explained=False,
+        distributed=False,
+    ),
+}
+
+
+def method_of(rules: Rules) -> ScoringMethod:
+    return METHODS[rules.method]
+
+
+def _prepared(
+    data: Results | pd.DataFrame, rules: Rules | None, adjustments: Adjustments | None
+) -> tuple[Results, Rules, ScoringMethod]:
+    rules = rules or Rules()
+    method = method_of(rules)
+    if adjustments is not None and not method.takes_adjustments:
+        raise UsageError(f"adjustments apply to matchpoint scoring, not to {method.name}")
+    return as_results(data, rules), rules, method
+
+
+def score_batches(
+    data: Results | pd.DataFrame,
+    rules: Rules | None = None,
+    adjustments: Adjustments | None = None,
+    batch_rows: int | None = 1 << 20,
+) -> ScoreBatches:
+    """`score`, `batch_rows` rows at a time (None: one batch): a writer streaming the
+    batches never holds the whole table."""
+    results, rules, method = _prepared(data, rules, adjustments)
+    return method.score(results, rules, adjustments, batch_rows)
+
+
+def score(
+    data: Results | pd.DataFrame,
+    rules: Rules | None = None,
+    adjustments: Adjustments | None = None,
+) -> pd.DataFrame:
+    """One row per result with its matchpoints, MP%, deal rank and rank points (or its
+    standard points).
+
+    Rows come in a canonical order (section, round, deal, table, seat, player), so the
+    same results in any row order give the same table.
+
+        >>> import duplicate
+        >>> table = duplicate.score(duplicate.read_results("sample_data/spec_example.csv"))
+        >>> table[["player", "mp", "deal_rank", "rank_points"]].head(3)  # doctest: +SKIP
+    """
+    return score_batches(data, rules, adjustments, batch_rows=None).to_frame()
+
+
+def standings(
+    data: Results | pd.DataFrame,
+    rules: Rules | None = None,
+    adjustments: Adjustments | None = None,
+) -> pd.DataFrame:
+    """One row per player in final order, with every tie-break value and `decided_by`.
+
+    >>> import duplicate
+    >>> duplicate.standings(duplicate.read_results("sample_data/spec_example.csv"))
+    ... # doctest: +SKIP
+    """
+    results, rules, method = _prepared(data, rules, adjustments)
+    return method.standings(results, rules, adjustments)

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate.cli import app
 from duplicate.core.formats import parse_partners
+from duplicate.core.next_round import seat_next_round
 from duplicate.core.players import parse_players
-from duplicate.core.seating import seat_next_round
 
 runner = CliRunner()
 PLAYERS = [f"p{i:02d}" for i in range(16)]

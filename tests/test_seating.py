@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
+from duplicate.core.next_round import seat_next_round
 from duplicate.core.players import parse_players
-from duplicate.core.seating import seat_field, seat_next_round, table_positions
+from duplicate.core.seating import seat_field, table_positions
 from tests.conftest import SAMPLE
 
 runner = CliRunner()

@@ -19,9 +19,6 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from duplicate.core.adjustments import Adjustments, parse_adjustments
-    from duplicate.core.methods import score, score_batches, standings
-    from duplicate.core.results import Results, parse_results
     from duplicate.errors import (
         DuplicateError,
         InputOutputError,
@@ -30,18 +27,21 @@ if TYPE_CHECKING:
         UsageError,
     )
     from duplicate.io.read import read_adjustments, read_results
+    from duplicate.model.adjustments import Adjustments, parse_adjustments
+    from duplicate.model.results import Results, parse_results
     from duplicate.rules import Rules, load_rules
+    from duplicate.scoring.methods import score, score_batches, standings
 
 _EXPORTS = {
-    "Results": "duplicate.core.results",
-    "parse_results": "duplicate.core.results",
-    "score": "duplicate.core.methods",
-    "score_batches": "duplicate.core.methods",
-    "standings": "duplicate.core.methods",
+    "Results": "duplicate.model.results",
+    "parse_results": "duplicate.model.results",
+    "score": "duplicate.scoring.methods",
+    "score_batches": "duplicate.scoring.methods",
+    "standings": "duplicate.scoring.methods",
     "read_results": "duplicate.io.read",
     "read_adjustments": "duplicate.io.read",
-    "Adjustments": "duplicate.core.adjustments",
-    "parse_adjustments": "duplicate.core.adjustments",
+    "Adjustments": "duplicate.model.adjustments",
+    "parse_adjustments": "duplicate.model.adjustments",
     "Rules": "duplicate.rules",
     "load_rules": "duplicate.rules",
     "DuplicateError": "duplicate.errors",

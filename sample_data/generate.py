@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 import duplicate
-from duplicate.core.games.big2 import big2_scores
+from duplicate.games.big2 import big2_scores
 
 HERE = Path(__file__).parent
 PLAYERS = 48

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from duplicate.core.next_round import seat_next_round
-from duplicate.core.players import parse_players
-from duplicate.core.seating import SeatingReport
+from duplicate.seating.next_round import seat_next_round
+from duplicate.seating.players import parse_players
+from duplicate.seating.swiss import SeatingReport
 
 
 def simulate(

@@ -12,11 +12,11 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.core import scoring
-from duplicate.core.methods import score_batches
-from duplicate.core.results import parse_results
 from duplicate.io import write
 from duplicate.io.write import encode, parquet_bytes, to_arrow, write_parquet
+from duplicate.model.results import parse_results
+from duplicate.scoring import scores as scoring
+from duplicate.scoring.methods import score_batches
 from tests.golden.regenerate import cases
 
 CASES = cases()

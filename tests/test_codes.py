@@ -9,7 +9,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.core.codes import (
+from duplicate.model.codes import (
     SMALL_RANGE,
     code_type,
     combine,
@@ -18,8 +18,8 @@ from duplicate.core.codes import (
     occupied,
     sorting_codes,
 )
-from duplicate.core.results import parse_results
-from duplicate.core.scoring import canonical_order
+from duplicate.model.results import parse_results
+from duplicate.scoring.scores import canonical_order
 
 
 @settings(max_examples=200, deadline=None)
@@ -102,7 +102,7 @@ def test_rows_in_order_need_no_sort(
     histogram=st.booleans(),
 )
 def test_repeats_are_found_in_any_order(keys: list[int], ordered: bool, histogram: bool) -> None:
-    import duplicate.core.codes as codes
+    import duplicate.model.codes as codes
 
     values = np.array(sorted(keys) if ordered else keys, dtype=np.int64)
     # Both ways of counting: a table of counts, or a sort (keys too many for a table).
@@ -139,7 +139,7 @@ def test_occupied_keys_and_their_counts(keys: list[int], in_order: bool) -> None
 
 @given(st.lists(st.integers(0, 60), min_size=0, max_size=50), st.booleans())
 def test_distinct_keys_are_ordered_by_placing_each_row(keys: list[int], distinct: bool) -> None:
-    from duplicate.core.codes import distinct_key_order
+    from duplicate.model.codes import distinct_key_order
 
     if distinct:
         keys = list(dict.fromkeys(keys))
@@ -156,7 +156,7 @@ def test_distinct_keys_are_ordered_by_placing_each_row(keys: list[int], distinct
 def test_text_codes_follow_pythons_string_order(values: list[str], chunks: int) -> None:
     import pyarrow as pa
 
-    from duplicate.core.codes import text_codes
+    from duplicate.model.codes import text_codes
 
     cut = [values[i::chunks] for i in range(chunks)]
     flat = [v for part in cut for v in part]

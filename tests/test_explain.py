@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.core.explain import explain
+from duplicate.scoring.explain import explain
 from tests.conftest import GOLDEN, SAMPLE
 
 runner = CliRunner()

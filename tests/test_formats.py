@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.core.formats import parse_partners
-from duplicate.core.next_round import seat_next_round
-from duplicate.core.players import parse_players
+from duplicate.seating.formats import parse_partners
+from duplicate.seating.next_round import seat_next_round
+from duplicate.seating.players import parse_players
 
 runner = CliRunner()
 PLAYERS = [f"p{i:02d}" for i in range(16)]

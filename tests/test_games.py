@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.core.games.scores import game_scores
+from duplicate.games.scores import game_scores
 
 runner = CliRunner()
 BAD = Path(__file__).parent / "data" / "bad_games"

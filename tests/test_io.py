@@ -143,9 +143,9 @@ def test_csv_of_columns_chunked_differently() -> None:
 )
 def test_a_table_consumed_column_by_column_reads_the_same(path: Path) -> None:
     """Deleting each column once read changes neither the results nor the problems."""
-    from duplicate.core.results import parse_results
     from duplicate.errors import InvalidData
     from duplicate.io.read import read_raw
+    from duplicate.model.results import parse_results
 
     def parsed(consume: bool) -> object:
         try:

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import duplicate
-from duplicate.core import codes
+from duplicate.model import codes
 
 
 def per_row(frame: pd.DataFrame) -> pd.DataFrame:
@@ -55,7 +55,7 @@ def events(draw: st.DrawFn) -> pd.DataFrame:
 def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     if request.param == "sort":
         monkeypatch.setattr(codes, "HISTOGRAM_LIMIT", 0)
-        monkeypatch.setattr("duplicate.core.kernel.HISTOGRAM_LIMIT", 0)
+        monkeypatch.setattr("duplicate.scoring.kernel.HISTOGRAM_LIMIT", 0)
     return str(request.param)
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.core.leaderboard import PRESETS, leaderboard, load_scheme
+from duplicate.games.leaderboard import PRESETS, leaderboard, load_scheme
 
 runner = CliRunner()
 

@@ -14,7 +14,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.core.numbers import MAX_DECIMALS, MAX_UNITS, decimal_units
+from duplicate.model.numbers import MAX_DECIMALS, MAX_UNITS, decimal_units
 
 GRAMMAR = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.core import standings
-from duplicate.core.standings import _lexical_order
+from duplicate.scoring import standings
+from duplicate.scoring.standings import _lexical_order
 from tests.golden.regenerate import cases, expected_outputs
 
 CASES = cases()
@@ -85,7 +85,7 @@ MATCHPOINTED = [c for c in CASES if _matchpointed(c)]
 @pytest.mark.parametrize("case", MATCHPOINTED, ids=[c.name for c in MATCHPOINTED])
 def test_rank_rows_counted_in_a_table_are_those_made_from_the_pairs(case: Path) -> None:
     """The sorted table of ranks serves as the rank rows: the same as rebuilt from pairs."""
-    from duplicate.core.scoring import score_rows
+    from duplicate.scoring.scores import score_rows
     from tests.test_batches import inputs
 
     results, rules, adjustments = inputs(case)

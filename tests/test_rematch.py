@@ -12,8 +12,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from duplicate.cli import app
-from duplicate.core.next_round import seat_next_round
-from duplicate.core.rematch import assign_tables, pair_keys, repeats_in, template_count, templates
+from duplicate.seating.next_round import seat_next_round
+from duplicate.seating.rematch import (
+    assign_tables,
+    pair_keys,
+    repeats_in,
+    template_count,
+    templates,
+)
 from tests.conftest import SAMPLE
 from tests.simulate import simulate
 

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.core.next_round import seat_next_round
-from duplicate.core.players import parse_players
-from duplicate.core.seating import seat_field, table_positions
+from duplicate.seating.next_round import seat_next_round
+from duplicate.seating.players import parse_players
+from duplicate.seating.swiss import seat_field, table_positions
 from tests.conftest import SAMPLE
 
 runner = CliRunner()
@@ -204,7 +204,7 @@ def test_validate_against_the_published_seating(tmp_path: Path) -> None:
 
 
 def test_the_self_check_rejects_an_unfair_bye() -> None:
-    from duplicate.core.seating import check_seating
+    from duplicate.seating.swiss import check_seating
 
     seating, _ = seat_field(["a", "b", "c"], 2, 2, fill="bye")
     assert list(seating.loc[seating["bye"], "player"]) == ["c"]

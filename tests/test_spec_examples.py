@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import duplicate
-from duplicate.core.games.big2 import big2_scores, card_points
+from duplicate.games.big2 import big2_scores, card_points
 from tests.conftest import SAMPLE
 
 
@@ -66,7 +66,7 @@ def test_doudizhu_example_from_002() -> None:
 
 
 def test_rank_point_schedule_to_the_cent() -> None:
-    from duplicate.core.scoring import rank_points_cents
+    from duplicate.scoring.scores import rank_points_cents
 
     ranks = np.arange(1, 12, dtype=np.int64)
     cents = rank_points_cents(ranks, duplicate.Rules())

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.core.standard_points import standard_points
+from duplicate.scoring.standard_points import standard_points
 from tests.conftest import GOLDEN
 
 SP = duplicate.Rules(method="standard-points")

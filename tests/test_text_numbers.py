@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.core import results as module
-from duplicate.core.results import parse_results
 from duplicate.errors import InvalidData
+from duplicate.model import results as module
+from duplicate.model.results import parse_results
 
 # Spellings that look like integers to one reader or another.
 SHORT = ["1", "2", "7", "10", "007", "+5", " 5", "5 ", "-0", "-3", "0", "3.0", "2.50", ".5"]

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.core import validation
-from duplicate.core.results import Results, parse_results
-from duplicate.core.validation import _certainly_sound, _flags, structural_problems
+from duplicate.model import validation
+from duplicate.model.results import Results, parse_results
+from duplicate.model.validation import _certainly_sound, _flags, structural_problems
 
 FAULTS = ("none", "repeat_row", "move_seat", "move_table", "share_seat", "drop_row", "add_row")
 

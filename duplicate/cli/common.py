@@ -18,8 +18,8 @@ from duplicate.errors import DuplicateError, InvalidData, UsageError
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from duplicate.core.adjustments import Adjustments
-    from duplicate.core.results import Results
+    from duplicate.model.adjustments import Adjustments
+    from duplicate.model.results import Results
 
 # Exit code for a defect in this program, as opposed to a problem with the input
 # (BSD sysexits EX_SOFTWARE).

@@ -48,8 +48,8 @@ def explain(
 
     Example: duplicate explain P07 results.csv
     """
-    from duplicate.core.explain import as_json
-    from duplicate.core.explain import explain as explain_player
+    from duplicate.scoring.explain import as_json
+    from duplicate.scoring.explain import explain as explain_player
 
     data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     explained = explain_player(data, player, rules, corrections, section)
@@ -61,8 +61,8 @@ def explain(
 
 def render_text(e: dict[str, Any]) -> str:
     """The explanation as aligned plain text."""
-    from duplicate.core.explain import number_text as text
-    from duplicate.core.scoring import PLAYER_DEAL_COLUMNS
+    from duplicate.scoring.explain import number_text as text
+    from duplicate.scoring.scores import PLAYER_DEAL_COLUMNS
 
     where = f" in section {e['section']}" if e["section"] else ""
     lines = [
@@ -125,7 +125,7 @@ def number_text_cents(beaten_avg: dict[str, Any]) -> str:
 
 
 def _neighbour(side: str, n: dict[str, Any]) -> str:
-    from duplicate.core.explain import number_text as text
+    from duplicate.scoring.explain import number_text as text
 
     label = "Above" if side == "above" else "Below"
     who = f"{label}: {n['player']}, place {n['place']}, total {n['total']}."

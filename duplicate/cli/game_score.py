@@ -56,9 +56,9 @@ def game_score(
 
     Example: duplicate game-score --game big2 raw.csv -o results.csv
     """
-    from duplicate.core.games.scores import scored_raw
-    from duplicate.core.results import parse_results
+    from duplicate.games.scores import scored_raw
     from duplicate.io.read import read_raw, source_name
+    from duplicate.model.results import parse_results
     from duplicate.rules import with_overrides
 
     rules = with_overrides(effective_rules(rules_file), paohuzi_min_huxi=min_huxi)

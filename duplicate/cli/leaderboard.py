@@ -48,8 +48,8 @@ def leaderboard(
 
     Example: duplicate leaderboard games.csv --scheme guandan
     """
-    from duplicate.core.leaderboard import leaderboard as rank
-    from duplicate.core.leaderboard import load_scheme
+    from duplicate.games.leaderboard import leaderboard as rank
+    from duplicate.games.leaderboard import load_scheme
     from duplicate.io.read import read_raw, source_name
     from duplicate.rules import Rules
 

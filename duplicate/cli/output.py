@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from rich.console import Console
 
-    from duplicate.core.scoring import ScoreBatches
+    from duplicate.scoring.scores import ScoreBatches
 
 RIGHT_ALIGNED = ("int", "decimal", "double", "float", "bool")
 
@@ -111,7 +111,7 @@ def emit(
 
 
 def _in_batches(table: pd.DataFrame | ScoreBatches) -> TypeGuard[ScoreBatches]:
-    from duplicate.core.scoring import ScoreBatches
+    from duplicate.scoring.scores import ScoreBatches
 
     return isinstance(table, ScoreBatches)
 

@@ -101,7 +101,7 @@ def run_on_dask(
 
     if compute is None:
         raise UsageError("this command runs on the local engine only")
-    from duplicate.core.methods import method_of
+    from duplicate.scoring.methods import method_of
 
     method_of(rules).require("distributed", "the dask engine")
     module, function = compute.split(":")

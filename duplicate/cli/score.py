@@ -7,7 +7,7 @@ import typer
 from duplicate.cli.result_table import result_table_command
 
 score = result_table_command(
-    "duplicate.core.methods:score_batches",
+    "duplicate.scoring.methods:score_batches",
     "scores",
     """Score every result: group size n, matchpoints, top, MP%, deal rank, rank points.
 

@@ -95,10 +95,10 @@ def seat(
 
     Round 1: duplicate seat --players players.csv --round 1 --seed 2026
     """
-    from duplicate.core.formats import parse_partners
-    from duplicate.core.next_round import seat_next_round
-    from duplicate.core.players import parse_players
     from duplicate.io.read import read_raw, source_name
+    from duplicate.seating.formats import parse_partners
+    from duplicate.seating.next_round import seat_next_round
+    from duplicate.seating.players import parse_players
 
     # Rows read from each side file, for the manifest.
     side_rows: dict[str, tuple[str, int]] = {}

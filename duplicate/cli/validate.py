@@ -34,9 +34,9 @@ def validate(
 
     Example: duplicate validate results.csv --seating round3-seating.csv
     """
-    from duplicate.core.seating_check import seating_problems
     from duplicate.errors import InvalidData
     from duplicate.io.read import read_raw, read_results, source_name
+    from duplicate.seating.check import seating_problems
 
     data = read_results(results, encoding, rules.deal_scope)
     if seating is not None:

@@ -53,8 +53,8 @@ def verify(
 
     Example: duplicate verify results.csv published/standings.csv
     """
-    from duplicate.core.verify import verify as compare
     from duplicate.io.read import read_published
+    from duplicate.scoring.verify import verify as compare
 
     data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     found = compare(data, read_published(published, encoding), rules, corrections)

@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from duplicate.core.adjustments import Adjustments, coverage_problems
-from duplicate.core.columns import canonical_name
-from duplicate.core.results import Results, parse_results
-from duplicate.core.scoring import canonical_order, format_scores, score_rows
-from duplicate.core.standings import PlayerStats, merge_stats, player_stats, rank_players
 from duplicate.errors import InvalidData, UsageError
+from duplicate.model.adjustments import Adjustments, coverage_problems
+from duplicate.model.columns import canonical_name
+from duplicate.model.results import Results, parse_results
 from duplicate.rules import Rules
+from duplicate.scoring.scores import canonical_order, format_scores, score_rows
+from duplicate.scoring.standings import PlayerStats, merge_stats, player_stats, rank_players
 
 ROW = "_row"
 PART = "_partition"

@@ -13,10 +13,10 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from duplicate.core.adjustments import Adjustments, parse_adjustments
-from duplicate.core.results import Results, parse_results
 from duplicate.errors import InputOutputError, InvalidData, Problem
 from duplicate.io.source import STDIN, Source, dataset_files, resolve
+from duplicate.model.adjustments import Adjustments, parse_adjustments
+from duplicate.model.results import Results, parse_results
 
 FALLBACK_ENCODING = "gb18030"
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from duplicate.core.adjustments import Adjustments
-from duplicate.core.methods import method_of, score, standings
-from duplicate.core.results import Results
+from duplicate.model.adjustments import Adjustments
+from duplicate.model.results import Results
 from duplicate.rules import Rules
+from duplicate.scoring.methods import method_of, score, standings
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ from typing import Any
 import pandas as pd
 
 from duplicate import __version__
-from duplicate.core.scoring import PLAYER_DEAL_COLUMNS
-from duplicate.core.standings import STANDINGS_COLUMNS
 from duplicate.report.data import ReportData
 from duplicate.report.labels import LABELS
+from duplicate.scoring.scores import PLAYER_DEAL_COLUMNS
+from duplicate.scoring.standings import STANDINGS_COLUMNS
 
 STYLE = """
 body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Zen Hei","Microsoft YaHei",sans-serif;

@@ -20,10 +20,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from duplicate.core.columns import header_map
-from duplicate.core.exact import IntArray
-from duplicate.core.results import Results
 from duplicate.errors import InvalidData, Problem
+from duplicate.model.columns import header_map
+from duplicate.model.exact import IntArray
+from duplicate.model.results import Results
 
 KINDS = ("mp_pct", "penalty", "void")
 _CENTS = r"[0-9]+(?:\.[0-9]{1,2})?"

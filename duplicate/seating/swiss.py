@@ -16,10 +16,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from duplicate.core.exact import IntArray
-from duplicate.core.rematch import assign_tables, balance_seats, pair_keys, repeats_in
-from duplicate.core.robots import ROBOT_PREFIX, is_robot
 from duplicate.errors import UsageError
+from duplicate.model.exact import IntArray
+from duplicate.model.robots import ROBOT_PREFIX, is_robot
+from duplicate.seating.rematch import assign_tables, balance_seats, pair_keys, repeats_in
 
 SEATING_COLUMNS = ("section", "round", "table", "seat", "player", "bye")
 PAIR_TABLE = 4

@@ -7,14 +7,16 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from duplicate.core.adjustments import Adjustments
-from duplicate.core.formats import seat_partners, seat_versus_robots
-from duplicate.core.methods import standings
-from duplicate.core.players import field_order
-from duplicate.core.results import Results
-from duplicate.core.robots import is_robot
-from duplicate.core.scoring import as_results
-from duplicate.core.seating import (
+from duplicate.errors import UsageError
+from duplicate.model.adjustments import Adjustments
+from duplicate.model.results import Results
+from duplicate.model.robots import is_robot
+from duplicate.rules import Rules
+from duplicate.scoring.methods import standings
+from duplicate.scoring.scores import as_results
+from duplicate.seating.formats import seat_partners, seat_versus_robots
+from duplicate.seating.players import field_order
+from duplicate.seating.swiss import (
     PAIR_TABLE,
     Fill,
     History,
@@ -25,8 +27,6 @@ from duplicate.core.seating import (
     random_order,
     seat_field,
 )
-from duplicate.errors import UsageError
-from duplicate.rules import Rules
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from duplicate.core.columns import header_map
-from duplicate.core.results import Results
 from duplicate.errors import Problem
+from duplicate.model.columns import header_map
+from duplicate.model.results import Results
 
 
 def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> list[Problem]:

@@ -12,13 +12,13 @@ from typing import Any
 
 import pandas as pd
 
-from duplicate.core.adjustments import Adjustments
-from duplicate.core.methods import method_of, standings
-from duplicate.core.results import Results
-from duplicate.core.robots import is_robot
-from duplicate.core.scoring import as_results, score_rows
 from duplicate.errors import UsageError
+from duplicate.model.adjustments import Adjustments
+from duplicate.model.results import Results
+from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
+from duplicate.scoring.methods import method_of, standings
+from duplicate.scoring.scores import as_results, score_rows
 
 
 def _cents(value: int | Fraction) -> Decimal:

@@ -11,15 +11,15 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-from duplicate.core.adjustments import Adjustments, match_adjustments
-from duplicate.core.codes import combine, combine_values, dense_codes, distinct_key_order
-from duplicate.core.exact import IntArray, decimal_array, div_half_up, null_text
-from duplicate.core.kernel import cells, weighted_ranks
-from duplicate.core.results import Results, parse_results
-from duplicate.core.robots import is_robot
-from duplicate.core.validation import structural_problems
 from duplicate.errors import InvalidData
+from duplicate.model.adjustments import Adjustments, match_adjustments
+from duplicate.model.codes import combine, combine_values, dense_codes, distinct_key_order
+from duplicate.model.exact import IntArray, decimal_array, div_half_up, null_text
+from duplicate.model.results import Results, parse_results
+from duplicate.model.robots import is_robot
+from duplicate.model.validation import structural_problems
 from duplicate.rules import Rules
+from duplicate.scoring.kernel import cells, weighted_ranks
 
 # Group and score codes share one int64 key while their sizes multiply below this.
 KEY_LIMIT = 1 << 62

@@ -10,12 +10,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from duplicate.core.codes import combine, compact_codes, dense_codes, sorting_codes
-from duplicate.core.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
-from duplicate.core.exact import CodeArray, IntArray
-from duplicate.core.numbers import decimal_units
-from duplicate.core.validation import structural_problems
 from duplicate.errors import InvalidData, Problem
+from duplicate.model.codes import combine, compact_codes, dense_codes, sorting_codes
+from duplicate.model.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
+from duplicate.model.exact import CodeArray, IntArray
+from duplicate.model.numbers import decimal_units
+from duplicate.model.validation import structural_problems
 
 _INTEGER_TEXT = r"-?(?:0|[1-9][0-9]{0,17})"
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from duplicate.core.columns import header_map
-from duplicate.core.exact import IntArray
-from duplicate.core.games.scores import doudizhu_from_raw
-from duplicate.core.results import parse_results
 from duplicate.errors import InvalidData, Problem, UsageError
+from duplicate.games.scores import doudizhu_from_raw
+from duplicate.model.columns import header_map
+from duplicate.model.exact import IntArray
+from duplicate.model.results import parse_results
 from duplicate.rules import Rules
 
 OUTCOME_WORDS = {

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from duplicate.core.adjustments import Adjustments
-from duplicate.core.results import Results
-from duplicate.core.scoring import ScoreBatches, as_results, matchpoint_batches
-from duplicate.core.standard_points import sp_score, sp_standings
-from duplicate.core.standings import matchpoint_standings
 from duplicate.errors import UsageError
+from duplicate.model.adjustments import Adjustments
+from duplicate.model.results import Results
 from duplicate.rules import Method, Rules
+from duplicate.scoring.scores import ScoreBatches, as_results, matchpoint_batches
+from duplicate.scoring.standard_points import sp_score, sp_standings
+from duplicate.scoring.standings import matchpoint_standings
 
 ScoreFunction = Callable[[Results, Rules, Adjustments | None, int | None], ScoreBatches]
 StandingsFunction = Callable[[Results, Rules, Adjustments | None], pd.DataFrame]

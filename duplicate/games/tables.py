@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from duplicate.core.codes import min_max_by
-from duplicate.core.exact import IntArray
-from duplicate.core.grouping import group_codes
-from duplicate.core.results import Results
+from duplicate.model.codes import min_max_by
+from duplicate.model.exact import IntArray
+from duplicate.model.grouping import group_codes
+from duplicate.model.results import Results
 
 
 def table_deals(results: Results) -> tuple[IntArray, int]:

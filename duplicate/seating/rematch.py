@@ -21,7 +21,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from duplicate.core.exact import IntArray
+from duplicate.model.exact import IntArray
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from duplicate.core.exact import IntArray
+from duplicate.model.exact import IntArray
 
 
 def card_points(cards_left: IntArray) -> IntArray:

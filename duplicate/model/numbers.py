@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from duplicate.core.exact import IntArray
+from duplicate.model.exact import IntArray
 
 MAX_DECIMALS = 6
 # Held values stay below this: exact through every later step, float64 included.

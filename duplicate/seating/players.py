@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from duplicate.core.columns import header_map
 from duplicate.errors import InvalidData, Problem
+from duplicate.model.columns import header_map
 
 ACTIVE = {"", "active", "在赛", "正常"}
 WITHDRAWN = {"withdrawn", "退赛", "弃权"}

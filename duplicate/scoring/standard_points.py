@@ -13,14 +13,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from duplicate.core.codes import first_rows, sum_by
-from duplicate.core.exact import IntArray, decimal_series, div_half_up, ratio_key
-from duplicate.core.grouping import group_codes
-from duplicate.core.results import Results
-from duplicate.core.robots import is_robot
-from duplicate.core.scoring import RESULT_COLUMNS, canonical_order, deal_keys, result_columns
-from duplicate.core.standings import PLAYER_KEYS, Criterion, final_order
+from duplicate.model.codes import first_rows, sum_by
+from duplicate.model.exact import IntArray, decimal_series, div_half_up, ratio_key
+from duplicate.model.grouping import group_codes
+from duplicate.model.results import Results
+from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
+from duplicate.scoring.scores import RESULT_COLUMNS, canonical_order, deal_keys, result_columns
+from duplicate.scoring.standings import PLAYER_KEYS, Criterion, final_order
 
 # Differences from 13 up: the largest difference of each standard-point step (13 ... 23).
 STEP_TOPS = np.array([16, 21, 26, 32, 40, 49, 65, 84, 104, 144, 199], dtype=np.int64)

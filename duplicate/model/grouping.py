@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from duplicate.core.codes import combine, dense_codes
-from duplicate.core.exact import IntArray
+from duplicate.model.codes import combine, dense_codes
+from duplicate.model.exact import IntArray
 
 
 def group_codes(frame: pd.DataFrame, keys: list[str]) -> tuple[IntArray, int]:

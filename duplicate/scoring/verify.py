@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from duplicate.core.adjustments import Adjustments
-from duplicate.core.columns import compared
-from duplicate.core.methods import standings
-from duplicate.core.results import Results
+from duplicate.model.adjustments import Adjustments
+from duplicate.model.columns import compared
+from duplicate.model.results import Results
 from duplicate.rules import Rules
+from duplicate.scoring.methods import standings
 
 DIFFERENCE_COLUMNS = ("section", "player", "field", "published", "recomputed")
 KEYS = ("section", "player")

@@ -8,10 +8,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from duplicate.core.columns import header_map
-from duplicate.core.exact import IntArray
-from duplicate.core.results import Results
 from duplicate.errors import InvalidData, Problem
+from duplicate.model.columns import header_map
+from duplicate.model.exact import IntArray
+from duplicate.model.results import Results
 
 TRUE = {"true", "1", "1.0", "yes", "y", "t", "是", "有"}
 FALSE = {"false", "0", "0.0", "no", "n", "f", "否", "无", ""}

@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from duplicate.core.exact import CodeArray, IntArray
+from duplicate.model.exact import CodeArray, IntArray
 
 # Cells a histogram may have: 64M int64 counts is 512 MB at most, and usually far less.
 HISTOGRAM_LIMIT = 1 << 26

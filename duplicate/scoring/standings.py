@@ -10,8 +10,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from duplicate.core.adjustments import Adjustments
-from duplicate.core.codes import (
+from duplicate.model.adjustments import Adjustments
+from duplicate.model.codes import (
     HISTOGRAM_LIMIT,
     code_type,
     combine,
@@ -20,7 +20,7 @@ from duplicate.core.codes import (
     min_max_by,
     sum_by,
 )
-from duplicate.core.exact import (
+from duplicate.model.exact import (
     CodeArray,
     FloatArray,
     IntArray,
@@ -28,11 +28,11 @@ from duplicate.core.exact import (
     div_half_up,
     ratio_key,
 )
-from duplicate.core.grouping import group_codes
-from duplicate.core.results import Results
-from duplicate.core.robots import is_robot
-from duplicate.core.scoring import score_rows
+from duplicate.model.grouping import group_codes
+from duplicate.model.results import Results
+from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
+from duplicate.scoring.scores import score_rows
 
 STANDINGS_COLUMNS = (
     "section",

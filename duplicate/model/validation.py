@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from duplicate.core.codes import (
+from duplicate.errors import Problem
+from duplicate.model.codes import (
     HISTOGRAM_LIMIT,
     bounded,
     combine,
@@ -18,11 +19,10 @@ from duplicate.core.codes import (
     varies_within,
     varying_keys,
 )
-from duplicate.core.exact import CodeArray
-from duplicate.errors import Problem
+from duplicate.model.exact import CodeArray
 
 if TYPE_CHECKING:
-    from duplicate.core.results import Results
+    from duplicate.model.results import Results
 
 
 def structural_problems(results: Results, deal_scope: str = "round") -> list[Problem]:

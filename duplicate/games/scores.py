@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from duplicate.core.codes import sum_by
-from duplicate.core.columns import header_map
-from duplicate.core.exact import IntArray
-from duplicate.core.games.big2 import big2_scores
-from duplicate.core.games.raw import RawColumns
-from duplicate.core.games.tables import differs_within, table_deals
-from duplicate.core.results import Results
+from duplicate.games.big2 import big2_scores
+from duplicate.games.raw import RawColumns
+from duplicate.games.tables import differs_within, table_deals
+from duplicate.model.codes import sum_by
+from duplicate.model.columns import header_map
+from duplicate.model.exact import IntArray
+from duplicate.model.results import Results
 from duplicate.rules import Rules
 
 GAMES = ("big2", "doudizhu", "paohuzi")

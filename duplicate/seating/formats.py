@@ -15,9 +15,10 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from duplicate.core.columns import header_map
-from duplicate.core.robots import ROBOT_PREFIX
-from duplicate.core.seating import (
+from duplicate.errors import InvalidData, Problem, UsageError
+from duplicate.model.columns import header_map
+from duplicate.model.robots import ROBOT_PREFIX
+from duplicate.seating.swiss import (
     SEATING_COLUMNS,
     Fill,
     History,
@@ -26,7 +27,6 @@ from duplicate.core.seating import (
     check_seating,
     seat_field,
 )
-from duplicate.errors import InvalidData, Problem, UsageError
 
 PAIR_SEATS = 4
 UNIT_SEPARATOR = " & "

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from duplicate.core.codes import HISTOGRAM_LIMIT
-from duplicate.core.exact import FloatArray, IntArray
+from duplicate.model.codes import HISTOGRAM_LIMIT
+from duplicate.model.exact import FloatArray, IntArray
 
 
 @dataclass(frozen=True)

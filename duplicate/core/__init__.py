@@ -1,1 +1,0 @@
-"""Pure computation: DataFrames in, DataFrames out; no files, no printing, no exit."""

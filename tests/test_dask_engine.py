@@ -13,6 +13,7 @@ import duplicate
 from duplicate.engines.dask_engine import score_on_dask, standings_on_dask
 from duplicate.io.read import read_raw
 from duplicate.io.write import encode
+from duplicate.scoring.score_table import ScoreBatches
 from tests.conftest import GOLDEN, SAMPLE
 from tests.test_properties import events
 
@@ -34,17 +35,22 @@ def scheduler() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
-def same_bytes(local: pd.DataFrame, remote: pd.DataFrame, kind: str) -> bool:
-    return all(
-        encode(local, f, kind, META) == encode(remote, f, kind, META) for f in ("csv", "parquet")
-    )
+def same_bytes(
+    local: pd.DataFrame | ScoreBatches, remote: pd.DataFrame | ScoreBatches, kind: str
+) -> bool:
+    """The same files written, in CSV and Parquet (score tables as the CLI writes them)."""
+
+    a, b = (t.to_table() if isinstance(t, ScoreBatches) else t for t in (local, remote))
+    return all(encode(a, f, kind, META) == encode(b, f, kind, META) for f in ("csv", "parquet"))
 
 
 def assert_engines_agree(raw: pd.DataFrame, scheduler: str) -> None:
     """Scores and standings of `raw`, locally and on Dask, in the same bytes."""
     rules = duplicate.Rules()
     assert same_bytes(
-        duplicate.score(raw, rules), score_on_dask(raw, "x", rules, None, scheduler), "scores"
+        duplicate.score_batches(raw, rules),
+        score_on_dask(raw, "x", rules, None, scheduler),
+        "scores",
     )
     assert same_bytes(
         duplicate.standings(raw, rules),
@@ -61,7 +67,7 @@ def test_sample_events_agree(scheduler: str, name: str) -> None:
     results = duplicate.read_results(SAMPLE / name)
     rules = duplicate.Rules()
     assert same_bytes(
-        duplicate.score(results, rules),
+        duplicate.score_batches(results, rules),
         score_on_dask(raw, name, rules, None, scheduler, first_row),
         "scores",
     )

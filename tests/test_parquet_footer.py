@@ -74,9 +74,8 @@ def test_joined_file_is_what_one_writer_writes(
     parts = [table.slice(a, b - a) for a, b in itertools.pairwise(bounds)] or [table]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(write, "ROW_GROUP_ROWS", group_rows)
-        patch.setattr(write, "ENCODING_THREADS", threads)
         sink = pa.BufferOutputStream()
-        rows = write.write_parquet(sink, parts, NULLABLE, META)
+        rows = write.write_parquet(sink, parts, NULLABLE, META, threads)
         expected = one_writer(table, NULLABLE)
     joined = bytes(sink.getvalue().to_pybytes())
     assert rows == n
@@ -89,9 +88,10 @@ def test_joined_file_is_what_one_writer_writes(
         assert groups == -(-n // group_rows)
 
 
-def test_no_tables_write_nothing() -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_no_tables_write_nothing(threads: int) -> None:
     sink = pa.BufferOutputStream()
-    assert write.write_parquet(sink, [], set(), META) == 0
+    assert write.write_parquet(sink, [], set(), META, threads) == 0
     assert sink.getvalue().size == 0
 
 

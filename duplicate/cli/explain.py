@@ -62,7 +62,7 @@ def explain(
 def render_text(e: dict[str, Any]) -> str:
     """The explanation as aligned plain text."""
     from duplicate.scoring.explain import number_text as text
-    from duplicate.scoring.scores import PLAYER_DEAL_COLUMNS
+    from duplicate.scoring.score_table import PLAYER_DEAL_COLUMNS
 
     where = f" in section {e['section']}" if e["section"] else ""
     lines = [

@@ -11,13 +11,15 @@ from typing import TYPE_CHECKING, TypeGuard, cast
 
 from duplicate import __version__
 from duplicate.cli.common import OutputFormat, refuse_overwriting_inputs, stderr
+from duplicate.cli.process import encoding_threads
 from duplicate.rules import Rules
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
     from rich.console import Console
 
-    from duplicate.scoring.scores import ScoreBatches
+    from duplicate.scoring.score_table import ScoreBatches
 
 RIGHT_ALIGNED = ("int", "decimal", "double", "float", "bool")
 
@@ -27,7 +29,7 @@ class Written:
     """One file (or standard output) that a command wrote, and the sha256 of its bytes.
 
     A file streamed to disk is hashed only when its sha256 is asked for (a manifest):
-    reading 62 MB back costs a tenth of a second that a plain run need not pay.
+    reading a big file back is work that a plain run need not do.
     """
 
     path: str
@@ -84,20 +86,21 @@ def emit(
     if to_terminal:
         from rich.console import Console
 
-        render_table(_whole(table), Console(highlight=False))
+        frame = table.to_frame() if _in_batches(table) else cast("pd.DataFrame", table)
+        render_table(frame, Console(highlight=False))
         return []
     notes = notes or {}
     meta = {"version": __version__, "rules": rules.to_toml(), **notes}
     if streamed and output is not None:
         written = [_stream_parquet(cast("ScoreBatches", table), output, meta)]
     else:
-        frame = _whole(table)
-        data = encode(frame, chosen, kind, meta)
+        whole = _whole(table)
+        data = encode(whole, chosen, kind, meta, encoding_threads())
         if output is None or output == "-":
             write_stdout(data)
-            return [Written.of("-", chosen, data, len(frame))]
+            return [Written.of("-", chosen, data, len(whole))]
         write_atomic(output, data)
-        written = [Written.of(output, chosen, data, len(frame))]
+        written = [Written.of(output, chosen, data, len(whole))]
     if chosen == "csv":
         sidecar = rules_sidecar(output)
         refuse_overwriting_inputs(str(sidecar), inputs)
@@ -111,14 +114,14 @@ def emit(
 
 
 def _in_batches(table: pd.DataFrame | ScoreBatches) -> TypeGuard[ScoreBatches]:
-    from duplicate.scoring.scores import ScoreBatches
+    from duplicate.scoring.score_table import ScoreBatches
 
     return isinstance(table, ScoreBatches)
 
 
-def _whole(table: pd.DataFrame | ScoreBatches) -> pd.DataFrame:
+def _whole(table: pd.DataFrame | ScoreBatches) -> pd.DataFrame | pa.Table:
     if _in_batches(table):
-        return table.to_frame()
+        return table.to_table()
     return cast("pd.DataFrame", table)
 
 
@@ -127,7 +130,9 @@ def _stream_parquet(batches: ScoreBatches, output: str, meta: dict[str, str]) ->
     from duplicate.io.write import atomic_path, write_parquet
 
     with atomic_path(output) as temp:
-        rows = write_parquet(str(temp), batches.tables(), batches.nullable, meta)
+        rows = write_parquet(
+            str(temp), batches.tables(), batches.nullable, meta, encoding_threads()
+        )
     return Written(output, "parquet", rows)
 
 

@@ -11,6 +11,10 @@ import os
 import signal
 import sys
 
+# Parquet row groups encoded at once (io.write.write_parquet), each holding up to 2**20
+# rows in memory.
+MAX_ENCODING_THREADS = 4
+
 NO_TUNING = "DUPLICATE_NO_TUNING"
 
 # Read when numpy and Arrow load, so set before any command imports them. The caller's
@@ -44,6 +48,13 @@ def tune() -> None:
     for name, value in ENVIRONMENT_DEFAULTS.items():
         os.environ.setdefault(name, value)
     keep_freed_memory()
+
+
+def encoding_threads() -> int:
+    """Threads that encode a Parquet output: one per core, up to 4; one untuned."""
+    if os.environ.get(NO_TUNING):
+        return 1
+    return max(1, min(MAX_ENCODING_THREADS, os.cpu_count() or 1))
 
 
 def keep_freed_memory() -> None:

@@ -62,7 +62,7 @@ def result_table_command(
             with working(f"computing {kind} on Dask"):
                 table = run_on_dask(on_dask, results, encoding, rules, corrections, scheduler)
             # score has a row per result; standings on Dask never hold the results.
-            rows = len(table) if kind == "scores" else None
+            rows = table.rows if kind == "scores" else None
         else:
             with working(f"reading {results}"):
                 data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)

@@ -21,7 +21,8 @@ from duplicate.model.adjustments import Adjustments, coverage_problems
 from duplicate.model.columns import canonical_name
 from duplicate.model.results import Results, parse_results
 from duplicate.rules import Rules
-from duplicate.scoring.scores import canonical_order, format_scores, score_rows
+from duplicate.scoring.score_table import ScoreBatches, format_scores
+from duplicate.scoring.scores import canonical_order, score_rows
 from duplicate.scoring.standings import PlayerStats, merge_stats, player_stats, rank_players
 
 ROW = "_row"
@@ -220,11 +221,12 @@ def score_on_dask(
     adjustments: Adjustments | None = None,
     scheduler: str | None = None,
     first_row: int = 1,
-) -> pd.DataFrame:
+) -> ScoreBatches:
     """`score`, computed on a Dask cluster: the same table as the local engine."""
     scored, results = scored_rows_on_dask(raw, source, rules, adjustments, scheduler, first_row)
     order = canonical_order(results)
-    return format_scores(scored if order is None else scored.take(order), results)
+    table = format_scores(scored if order is None else scored.take(order), results)
+    return ScoreBatches.whole(table)
 
 
 def standings_on_dask(

@@ -23,7 +23,6 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from duplicate.errors import InputOutputError, UsageError
-from duplicate.io import PARQUET_THREADS
 from duplicate.io.parquet_footer import FileJoiner
 
 FORMATS = ("csv", "parquet", "json")
@@ -33,8 +32,6 @@ IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
 RISING_IDENTIFIERS = {"table", "player"}
 # Rows per Parquet row group (pyarrow's default), however a table arrives in parts.
 ROW_GROUP_ROWS = 1 << 20
-# Row groups encoded at once, each on its own thread (Arrow's encoder holds no lock).
-ENCODING_THREADS = PARQUET_THREADS
 SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json"}
 _NEEDS_QUOTES = r'[",\r\n]'
 
@@ -143,35 +140,41 @@ def json_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
     return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
-def parquet_bytes(table: pa.Table, meta: dict[str, str]) -> bytes:
+def parquet_bytes(table: pa.Table, meta: dict[str, str], threads: int = 1) -> bytes:
     """The table as a Parquet file, with the tool's metadata (see write_parquet)."""
     nullable = {name for name in table.column_names if table.column(name).null_count > 0}
     sink = pa.BufferOutputStream()
-    write_parquet(sink, [table], nullable, meta)
+    write_parquet(sink, [table], nullable, meta, threads)
     return bytes(sink.getvalue().to_pybytes())
 
 
 def write_parquet(
-    sink: str | pa.NativeFile, tables: Iterable[pa.Table], nullable: set[str], meta: dict[str, str]
+    sink: str | pa.NativeFile,
+    tables: Iterable[pa.Table],
+    nullable: set[str],
+    meta: dict[str, str],
+    threads: int = 1,
 ) -> int:
     """Write the tables, one after another, as one Parquet file; return the rows written.
 
-    Columns not in `nullable` are declared required. Measured on 10M scored rows:
-    required columns, decimals stored as integers, delta-encoded rising identifiers and
-    dictionaries elsewhere (scores and matchpoints repeat within a deal) write 62 MB in
-    1.0 s where pyarrow's defaults write 128 MB in 1.9 s. Row groups are cut
+    Columns not in `nullable` are declared required. Decimals are stored as integers,
+    rising identifiers delta-encoded, and other columns as dictionaries (scores and
+    matchpoints repeat within a deal): half the size and time of pyarrow's defaults
+    (docs/performance.md). Row groups are cut
     every 2**20 rows whatever the tables' lengths, so the bytes do not depend on how
     the rows were split.
 
-    Arrow encodes a file on one thread; here each row group is encoded as a file of its
-    own, on ENCODING_THREADS threads, and the files are joined in order (0.5 s instead
-    of 1.0 s on two cores). The bytes are those one writer would write.
+    Arrow encodes a file on one thread. With `threads` > 1, each row group is encoded
+    as a file of its own, that many at once, and the files are joined in order
+    (parquet_footer.FileJoiner): the bytes are those one writer writes.
     """
+    if threads <= 1:
+        return _write_parquet_plainly(sink, tables, nullable, meta)
     rows = groups = 0
     joiner = FileJoiner()
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(open(sink, "wb")) if isinstance(sink, str) else sink
-        pool = stack.enter_context(ThreadPoolExecutor(max_workers=ENCODING_THREADS))
+        pool = stack.enter_context(ThreadPoolExecutor(max_workers=threads))
         # At most one row group per thread waits or is encoded: memory stays bounded.
         encoding: deque[Future[pa.Buffer]] = deque()
 
@@ -182,7 +185,7 @@ def write_parquet(
         schema: pa.Schema | None = None
         for group in _row_groups(tables, nullable, meta):
             rows, groups, schema = rows + len(group), groups + 1, group.schema
-            if len(encoding) >= ENCODING_THREADS:
+            if len(encoding) >= threads:
                 write_oldest()
             encoding.append(pool.submit(_encoded, _as_stored(group)))
         while encoding:
@@ -196,6 +199,24 @@ def write_parquet(
     return rows
 
 
+def _write_parquet_plainly(
+    sink: str | pa.NativeFile, tables: Iterable[pa.Table], nullable: set[str], meta: dict[str, str]
+) -> int:
+    """write_parquet with one writer, row group after row group."""
+    rows = 0
+    writer: pq.ParquetWriter | None = None
+    try:
+        for group in _row_groups(tables, nullable, meta):
+            if writer is None:
+                writer = pq.ParquetWriter(sink, group.schema, **_parquet_options(group.schema))
+            writer.write_table(group, row_group_size=ROW_GROUP_ROWS)
+            rows += len(group)
+    finally:
+        if writer is not None:
+            writer.close()
+    return rows
+
+
 def _stored_as_int64(kind: pa.DataType) -> bool:
     """A decimal64 that Parquet stores as INT64 (store_decimal_as_integer), as a plain
     int64 column is stored: the same values, encoded into the same bytes."""
@@ -205,8 +226,7 @@ def _stored_as_int64(kind: pa.DataType) -> bool:
 def _as_stored(table: pa.Table) -> pa.Table:
     """The table with its decimal64 columns as the int64 they are stored as.
 
-    Arrow encodes int64 a third faster than decimal64 (3 ms less per column and
-    million rows; 0.13 CPU-s for `score` at 10M rows), into the same column chunks.
+    Arrow encodes int64 faster than decimal64, into the same column chunks.
     Only the footer differs, and write_parquet gives it the table's own.
     """
     stored = [
@@ -282,13 +302,16 @@ def _parquet_options(schema: pa.Schema) -> dict[str, Any]:
     }
 
 
-def encode(frame: pd.DataFrame, fmt: str, kind: str, meta: dict[str, str]) -> bytes:
-    """The table in `fmt`, with `meta` (tool version, rules) where the format holds it."""
-    table = to_arrow(frame)
+def encode(
+    frame: pd.DataFrame | pa.Table, fmt: str, kind: str, meta: dict[str, str], threads: int = 1
+) -> bytes:
+    """The table in `fmt`, with `meta` (tool version, rules) where the format holds it
+    (`threads`: Parquet row groups encoded at once)."""
+    table = frame if isinstance(frame, pa.Table) else to_arrow(frame)
     if fmt == "csv":
         return csv_bytes(table)
     if fmt == "parquet":
-        return parquet_bytes(table, meta)
+        return parquet_bytes(table, meta, threads)
     if fmt == "json":
         return json_bytes(table, kind, meta)
     raise UsageError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")

@@ -135,7 +135,7 @@ def parse_results(
             problems.append(Problem(source, shown, (int(rows[i]),), name, hint))
 
     def read(name: str) -> None:
-        # At 10M rows a CSV file's text is about 1 GB: gone before the next column.
+        # A big CSV file's text is most of the memory: gone before the next column.
         if consume:
             del raw[columns[name]]
 

@@ -10,7 +10,7 @@ import pandas as pd
 from duplicate import __version__
 from duplicate.report.data import ReportData
 from duplicate.report.labels import LABELS
-from duplicate.scoring.scores import PLAYER_DEAL_COLUMNS
+from duplicate.scoring.score_table import PLAYER_DEAL_COLUMNS
 from duplicate.scoring.standings import STANDINGS_COLUMNS
 
 STYLE = """

@@ -16,7 +16,8 @@ from duplicate.errors import UsageError
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results
 from duplicate.rules import Method, Rules
-from duplicate.scoring.scores import ScoreBatches, as_results, matchpoint_batches
+from duplicate.scoring.score_table import ScoreBatches
+from duplicate.scoring.scores import as_results, matchpoint_batches
 from duplicate.scoring.standard_points import sp_score, sp_standings
 from duplicate.scoring.standings import matchpoint_standings
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,30 +14,22 @@ import pyarrow as pa
 from duplicate.errors import InvalidData
 from duplicate.model.adjustments import Adjustments, match_adjustments
 from duplicate.model.codes import combine, combine_values, dense_codes, distinct_key_order
-from duplicate.model.exact import IntArray, decimal_array, div_half_up, null_text
+from duplicate.model.exact import IntArray, div_half_up
 from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
 from duplicate.model.validation import structural_problems
 from duplicate.rules import Rules
 from duplicate.scoring.kernel import cells, weighted_ranks
+from duplicate.scoring.score_table import (
+    MATCHPOINT_NUMBERS,
+    ScoreBatches,
+    adjustment_notes,
+    identifier_arrays,
+    score_table,
+)
 
 # Group and score codes share one int64 key while their sizes multiply below this.
 KEY_LIMIT = 1 << 62
-
-# Whose result a row is and what it was: the first columns of every score table.
-RESULT_COLUMNS = ("section", "round", "deal", "table", "seat", "player", "score", "seconds")
-SCORE_COLUMNS = (
-    *RESULT_COLUMNS,
-    "n",
-    "mp",
-    "top",
-    "mp_pct",
-    "deal_rank",
-    "rank_points",
-    "adjustment",
-)
-# A player's own view of a deal: the score columns without who and where they sat.
-PLAYER_DEAL_COLUMNS = tuple(c for c in SCORE_COLUMNS if c not in ("section", "player"))
 
 
 def as_results(data: Results | pd.DataFrame, rules: Rules) -> Results:
@@ -241,59 +233,6 @@ def score_rows(
     return pd.DataFrame({**{c: frame[c] for c in frame.columns}, **added}, copy=False)
 
 
-def adjustment_notes(note: np.ndarray | None, n_rows: int) -> pd.arrays.ArrowStringArray:
-    """The adjustment texts as Arrow strings, null where there is none (or no `note`).
-
-    An array, not a Series: it lines up with rows by position, whatever their index.
-    """
-    # (pandas' stubs take string arrays only; it holds text as large_string itself)
-    return pd.arrays.ArrowStringArray(adjustment_array(note, n_rows))  # type: ignore[arg-type]
-
-
-def adjustment_array(note: np.ndarray | None, n_rows: int) -> pa.Array[Any]:
-    """adjustment_notes as an Arrow array (large_string, as pandas holds text)."""
-    present = np.zeros(0, dtype=bool) if note is None else note != ""
-    if note is None or not present.any():
-        return pa.nulls(n_rows, pa.large_string())
-    values = note.astype(object)
-    values[~present] = None
-    return pa.array(values, pa.large_string())
-
-
-@dataclass(frozen=True)
-class ScoreBatches:
-    """The table `score` gives, as consecutive batches of rows (all of it, in order).
-
-    `nullable` names the columns that miss a value on some row of any batch, so that a
-    writer can declare the whole table's schema before the first batch. `arrow` gives
-    the same batches as Arrow tables (what pa.Table.from_pandas makes of them), built
-    without pandas; a consumer reads one or the other.
-    """
-
-    batches: Iterator[pd.DataFrame]
-    nullable: set[str]
-    arrow: Iterator[pa.Table] | None = None
-
-    def __iter__(self) -> Iterator[pd.DataFrame]:
-        return self.batches
-
-    def tables(self) -> Iterator[pa.Table]:
-        """The batches as Arrow tables."""
-        if self.arrow is not None:
-            return self.arrow
-        return (pa.Table.from_pandas(batch, preserve_index=False) for batch in self.batches)
-
-    @classmethod
-    def whole(cls, table: pd.DataFrame) -> ScoreBatches:
-        """A table computed whole, as one batch."""
-        return cls(iter([table]), {c for c in table.columns if table[c].hasnans})
-
-    def to_frame(self) -> pd.DataFrame:
-        """The batches as one table (what `score` returns)."""
-        parts = list(self.batches)
-        return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
-
-
 def matchpoint_batches(
     results: Results,
     rules: Rules,
@@ -314,131 +253,15 @@ def matchpoint_batches(
     step = n_rows if batch_rows is None else max(batch_rows, 1)
     bounds = [(start, min(n_rows, start + step)) for start in range(0, n_rows, step)]
 
-    def rows_of(start: int, stop: int) -> IntArray | slice:
-        return slice(start, stop) if order is None else order[start:stop]
-
-    def frame(rows: IntArray | slice) -> pd.DataFrame:
-        part = results.frame.iloc[rows]
-        scored = pd.DataFrame(
-            {**{c: part[c] for c in part.columns}, **items.columns(rows)},
-            index=part.index,
-            copy=False,
-        )
-        return format_scores(scored, results)
-
     def tables() -> Iterator[pa.Table]:
-        # The Arrow types the pandas batches convert to, from one row made that way.
-        schema = pa.Table.from_pandas(frame(rows_of(0, 1)), preserve_index=False).schema
-        identifiers = {
-            name: _one_chunk(pa.Array.from_pandas(results.frame[name]))
-            for name in ("section", "deal", "table", "seat", "player")
-            if name != "table" or results.has_table
-        }
+        identifiers = identifier_arrays(results.frame, results)
         for start, stop in bounds:
-            rows = rows_of(start, stop)
-            columns = score_arrays(results, items, rows, identifiers, nullable)
-            yield pa.Table.from_arrays(
-                [_as_type(columns[name], schema.field(name).type) for name in schema.names],
-                schema=schema,
-            )
+            rows = slice(start, stop) if order is None else order[start:stop]
+            notes = None if items.note is None else items.note[rows]
+            numbers = items.columns(rows, MATCHPOINT_NUMBERS)
+            yield score_table(results, identifiers, rows, numbers, notes, nullable)
 
-    return ScoreBatches((frame(rows_of(start, stop)) for start, stop in bounds), nullable, tables())
-
-
-def score_arrays(
-    results: Results,
-    items: ScoredItems,
-    rows: IntArray | slice,
-    identifiers: dict[str, pa.Array[Any]],
-    nullable: set[str],
-) -> dict[str, pa.Array[Any]]:
-    """The columns of `score` for `rows`, as Arrow arrays (format_scores, without pandas).
-
-    `identifiers` are the results' identifier columns as Arrow arrays; masks are made
-    only for the columns in `nullable`.
-    """
-    frame = results.frame
-    n = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
-
-    def picked(values: pa.Array[Any]) -> pa.Array[Any]:
-        return values[rows] if isinstance(rows, slice) else values.take(rows)
-
-    numbers = items.columns(rows, MATCHPOINT_NUMBERS)
-    seconds = frame["seconds_units"].to_numpy()[rows] if results.has_seconds else None
-    return {
-        **{name: picked(values) for name, values in identifiers.items()},
-        **({} if results.has_table else {"table": pa.nulls(n, pa.string())}),
-        **unit_arrays(
-            frame["round"].to_numpy()[rows], frame["score_units"].to_numpy()[rows], seconds, results
-        ),
-        **matchpoint_arrays(numbers, nullable),
-        "adjustment": adjustment_array(None if items.note is None else items.note[rows], n),
-    }
-
-
-# The per-row numbers the matchpoint columns of `score` are made from.
-MATCHPOINT_NUMBERS = ("n", "mp", "top", "mp_pct_centi", "deal_rank", "points")
-
-
-def unit_arrays(
-    round_no: IntArray, score_units: IntArray, seconds_units: IntArray | None, results: Results
-) -> dict[str, pa.Array[Any]]:
-    """round, score and seconds as `score` writes them (exact decimals; no seconds column
-    in the results: seconds missing)."""
-    n = len(round_no)
-    seconds = (
-        decimal_array(np.zeros(n, dtype=np.int64), results.seconds_scale, np.ones(n, dtype=bool))
-        if seconds_units is None
-        else decimal_array(seconds_units, results.seconds_scale)
-    )
-    return {
-        "round": pa.array(round_no),
-        "score": decimal_array(score_units, results.score_scale),
-        "seconds": seconds,
-    }
-
-
-def matchpoint_arrays(
-    numbers: dict[str, Any], nullable: Collection[str] = SCORE_COLUMNS
-) -> dict[str, pa.Array[Any]]:
-    """n, mp, top, mp_pct, deal_rank and rank_points from the MATCHPOINT_NUMBERS of some
-    rows: -1 (left out of the comparison, void) and deal rank 0 are missing values.
-
-    Only the columns in `nullable` are searched for them (a writer that knows no row
-    misses a value skips the masks).
-    """
-
-    def missing(name: str, mask: Callable[[], npt.NDArray[np.bool_]]) -> Any:
-        return mask() if name in nullable else None
-
-    def left_out() -> npt.NDArray[np.bool_]:
-        return np.asarray(numbers["n"] < 0)
-
-    def unranked() -> npt.NDArray[np.bool_]:
-        return np.asarray(numbers["deal_rank"] == 0)
-
-    return {
-        **{
-            name: pa.array(numbers[name], mask=missing(name, left_out))
-            for name in ("n", "mp", "top")
-        },
-        "mp_pct": decimal_array(
-            numbers["mp_pct_centi"], 2, missing("mp_pct", lambda: numbers["mp_pct_centi"] < 0)
-        ),
-        "deal_rank": pa.array(numbers["deal_rank"], mask=missing("deal_rank", unranked)),
-        "rank_points": decimal_array(numbers["points"], 2, missing("rank_points", unranked)),
-    }
-
-
-def _one_chunk(values: pa.Array[Any] | pa.ChunkedArray[Any]) -> pa.Array[Any]:
-    """One array: Arrow takes rows from a chunked one index by index, chunk by chunk."""
-    if isinstance(values, pa.ChunkedArray):
-        return values.combine_chunks()
-    return values
-
-
-def _as_type(values: pa.Array[Any], kind: pa.DataType) -> pa.Array[Any]:
-    return values if values.type == kind else values.cast(kind)
+    return ScoreBatches(tables(), nullable, n_rows)
 
 
 def canonical_order(results: Results) -> IntArray | None:
@@ -481,42 +304,3 @@ def _in_order(results: Results, columns: list[str]) -> bool:
         if not same.any():
             break
     return bool(later.all())
-
-
-def result_columns(rows: pd.DataFrame, results: Results) -> dict[str, pd.Series]:
-    """The columns that say whose result a row is and what it was, as `score` writes them.
-
-    Arrow-backed, exact decimals, built without copies; shared by every scoring method.
-    """
-    n = len(rows)
-    seconds = rows["seconds_units"].to_numpy() if results.has_seconds else None
-    units = unit_arrays(rows["round"].to_numpy(), rows["score_units"].to_numpy(), seconds, results)
-    return {
-        "section": rows["section"].reset_index(drop=True),
-        "round": _series(units["round"]),
-        "deal": rows["deal"].reset_index(drop=True),
-        "table": rows["table"].reset_index(drop=True) if results.has_table else null_text(n),
-        "seat": rows["seat"].reset_index(drop=True),
-        "player": rows["player"].reset_index(drop=True),
-        "score": _series(units["score"]),
-        "seconds": _series(units["seconds"]),
-    }
-
-
-def format_scores(scored: pd.DataFrame, results: Results) -> pd.DataFrame:
-    """The public columns of `score`: the result columns, then the matchpoints."""
-    numbers = {name: scored[name].to_numpy() for name in MATCHPOINT_NUMBERS}
-    out = pd.DataFrame(
-        {
-            **result_columns(scored, results),
-            **{name: _series(values) for name, values in matchpoint_arrays(numbers).items()},
-            "adjustment": scored["adjustment"].reset_index(drop=True),
-        },
-        copy=False,
-    )
-    return out[list(SCORE_COLUMNS)]
-
-
-def _series(values: pa.Array[Any]) -> pd.Series:
-    """An Arrow array as a pandas Series, without a copy (exact decimals stay exact)."""
-    return pd.Series(pd.arrays.ArrowExtensionArray(values))

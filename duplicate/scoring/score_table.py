@@ -1,0 +1,229 @@
+"""The `score` table as Arrow builds it: the columns of some rows, in a stable order
+and types, exact decimals held as their integers. Every writer and the pandas view
+(`ScoreBatches.to_frame`) read these tables; nothing else builds them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import pyarrow as pa
+
+from duplicate.model.exact import IntArray, decimal_array, null_text
+from duplicate.model.results import Results
+
+# Whose result a row is and what it was: the first columns of every score table.
+RESULT_COLUMNS = ("section", "round", "deal", "table", "seat", "player", "score", "seconds")
+SCORE_COLUMNS = (
+    *RESULT_COLUMNS,
+    "n",
+    "mp",
+    "top",
+    "mp_pct",
+    "deal_rank",
+    "rank_points",
+    "adjustment",
+)
+# A player's own view of a deal: the score columns without who and where they sat.
+PLAYER_DEAL_COLUMNS = tuple(c for c in SCORE_COLUMNS if c not in ("section", "player"))
+
+
+# The per-row numbers the matchpoint columns of `score` are made from.
+MATCHPOINT_NUMBERS = ("n", "mp", "top", "mp_pct_centi", "deal_rank", "points")
+IDENTIFIERS = ("section", "deal", "table", "seat", "player")
+
+
+@dataclass(frozen=True)
+class ScoreBatches:
+    """The table `score` gives, as consecutive Arrow tables (all of it, in order).
+
+    `nullable` names the columns that miss a value on some row of any batch, so that a
+    writer can declare the whole table's schema before the first batch.
+    """
+
+    batches: Iterator[pa.Table]
+    nullable: set[str]
+    # Rows in all, when known before the batches are made.
+    rows: int | None = None
+
+    def tables(self) -> Iterator[pa.Table]:
+        return self.batches
+
+    @classmethod
+    def whole(cls, table: pa.Table | pd.DataFrame) -> ScoreBatches:
+        """A table computed whole, as one batch."""
+        if isinstance(table, pd.DataFrame):
+            table = pa.Table.from_pandas(table, preserve_index=False)
+        nullable = {n for n in table.column_names if table.column(n).null_count}
+        return cls(iter([table]), nullable, len(table))
+
+    def to_table(self) -> pa.Table:
+        """The batches as one Arrow table."""
+        return pa.concat_tables(list(self.batches))
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table as pandas (what `score` returns): Arrow-backed columns, missing
+        values as <NA>; a column the input lacks (no table, no seconds) is all missing."""
+        return frame_view(self.to_table())
+
+
+def frame_view(table: pa.Table) -> pd.DataFrame:
+    """An Arrow table as a pandas frame of Arrow-backed columns, exact decimals kept
+    (dictionary columns, such as a missing section, as categories)."""
+    return table.to_pandas(
+        types_mapper=lambda kind: None if pa.types.is_dictionary(kind) else pd.ArrowDtype(kind)
+    )
+
+
+def identifier_arrays(frame: pd.DataFrame, results: Results) -> dict[str, pa.Array[Any]]:
+    """The identifier columns of `frame`, as Arrow arrays of one chunk each (Arrow takes
+    rows from a chunked array index by index, chunk by chunk)."""
+    arrays: dict[str, pa.Array[Any]] = {}
+    for name in IDENTIFIERS:
+        if name == "table" and not results.has_table:
+            continue
+        values: Any = pa.Array.from_pandas(frame[name])
+        arrays[name] = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    return arrays
+
+
+def score_table(
+    results: Results,
+    identifiers: dict[str, pa.Array[Any]],
+    rows: IntArray | slice,
+    numbers: dict[str, Any],
+    notes: np.ndarray | None,
+    nullable: Collection[str],
+    frame: pd.DataFrame | None = None,
+) -> pa.Table:
+    """The `score` columns of `rows`: identifiers taken from `identifiers`, round and the
+    exact numbers from `frame` (the results' own by default), the MATCHPOINT_NUMBERS
+    of those rows and their adjustment notes. Masks are made only for `nullable`."""
+    frame = results.frame if frame is None else frame
+    n = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
+
+    def picked(values: pa.Array[Any]) -> pa.Array[Any]:
+        return values[rows] if isinstance(rows, slice) else values.take(rows)
+
+    seconds = frame["seconds_units"].to_numpy()[rows] if results.has_seconds else None
+    columns = {
+        **{name: picked(values) for name, values in identifiers.items()},
+        **({} if results.has_table else {"table": pa.nulls(n, pa.large_string())}),
+        **unit_arrays(
+            frame["round"].to_numpy()[rows], frame["score_units"].to_numpy()[rows], seconds, results
+        ),
+        **matchpoint_arrays(numbers, nullable),
+        "adjustment": adjustment_array(notes, n),
+    }
+    return pa.Table.from_arrays(
+        [columns[name] for name in SCORE_COLUMNS], names=list(SCORE_COLUMNS)
+    )
+
+
+def unit_arrays(
+    round_no: IntArray, score_units: IntArray, seconds_units: IntArray | None, results: Results
+) -> dict[str, pa.Array[Any]]:
+    """round, score and seconds as `score` writes them (exact decimals; no seconds column
+    in the results: seconds missing)."""
+    n = len(round_no)
+    seconds = (
+        decimal_array(np.zeros(n, dtype=np.int64), results.seconds_scale, np.ones(n, dtype=bool))
+        if seconds_units is None
+        else decimal_array(seconds_units, results.seconds_scale)
+    )
+    return {
+        "round": pa.array(round_no),
+        "score": decimal_array(score_units, results.score_scale),
+        "seconds": seconds,
+    }
+
+
+def matchpoint_arrays(
+    numbers: dict[str, Any], nullable: Collection[str] = SCORE_COLUMNS
+) -> dict[str, pa.Array[Any]]:
+    """n, mp, top, mp_pct, deal_rank and rank_points from the MATCHPOINT_NUMBERS of some
+    rows: -1 (left out of the comparison, void) and deal rank 0 are missing values.
+
+    Only the columns in `nullable` are searched for them (a writer that knows no row
+    misses a value skips the masks).
+    """
+
+    def missing(name: str, mask: Callable[[], npt.NDArray[np.bool_]]) -> Any:
+        return mask() if name in nullable else None
+
+    def left_out() -> npt.NDArray[np.bool_]:
+        return np.asarray(numbers["n"] < 0)
+
+    def unranked() -> npt.NDArray[np.bool_]:
+        return np.asarray(numbers["deal_rank"] == 0)
+
+    return {
+        **{
+            name: pa.array(numbers[name], mask=missing(name, left_out))
+            for name in ("n", "mp", "top")
+        },
+        "mp_pct": decimal_array(
+            numbers["mp_pct_centi"], 2, missing("mp_pct", lambda: numbers["mp_pct_centi"] < 0)
+        ),
+        "deal_rank": pa.array(numbers["deal_rank"], mask=missing("deal_rank", unranked)),
+        "rank_points": decimal_array(numbers["points"], 2, missing("rank_points", unranked)),
+    }
+
+
+def adjustment_array(note: np.ndarray | None, n_rows: int) -> pa.Array[Any]:
+    """adjustment_notes as an Arrow array (large_string, as pandas holds text)."""
+    present = np.zeros(0, dtype=bool) if note is None else note != ""
+    if note is None or not present.any():
+        return pa.nulls(n_rows, pa.large_string())
+    values = note.astype(object)
+    values[~present] = None
+    return pa.array(values, pa.large_string())
+
+
+def adjustment_notes(note: np.ndarray | None, n_rows: int) -> pd.arrays.ArrowStringArray:
+    """The adjustment texts as Arrow strings, null where there is none (or no `note`).
+
+    An array, not a Series: it lines up with rows by position, whatever their index.
+    """
+    # (pandas' stubs take string arrays only; it holds text as large_string itself)
+    return pd.arrays.ArrowStringArray(adjustment_array(note, n_rows))  # type: ignore[arg-type]
+
+
+def result_columns(rows: pd.DataFrame, results: Results) -> dict[str, pd.Series]:
+    """The columns that say whose result a row is and what it was, as `score` writes them.
+
+    Arrow-backed, exact decimals, built without copies; shared by every scoring method.
+    """
+    n = len(rows)
+    seconds = rows["seconds_units"].to_numpy() if results.has_seconds else None
+    units = unit_arrays(rows["round"].to_numpy(), rows["score_units"].to_numpy(), seconds, results)
+    return {
+        "section": rows["section"].reset_index(drop=True),
+        "round": _series(units["round"]),
+        "deal": rows["deal"].reset_index(drop=True),
+        "table": rows["table"].reset_index(drop=True) if results.has_table else null_text(n),
+        "seat": rows["seat"].reset_index(drop=True),
+        "player": rows["player"].reset_index(drop=True),
+        "score": _series(units["score"]),
+        "seconds": _series(units["seconds"]),
+    }
+
+
+def format_scores(scored: pd.DataFrame, results: Results) -> pa.Table:
+    """The `score` table of rows already scored (results columns and ROW_NUMBERS), in
+    their order: the Dask engine's rows, as the local engine writes them."""
+    rows = slice(0, len(scored))
+    numbers = {name: scored[name].to_numpy() for name in MATCHPOINT_NUMBERS}
+    notes = scored["adjustment"].to_numpy(dtype=object, na_value="")
+    return score_table(
+        results, identifier_arrays(scored, results), rows, numbers, notes, SCORE_COLUMNS, scored
+    )
+
+
+def _series(values: pa.Array[Any]) -> pd.Series:
+    """An Arrow array as a pandas Series, without a copy (exact decimals stay exact)."""
+    return pd.Series(pd.arrays.ArrowExtensionArray(values))

@@ -28,7 +28,8 @@ EXIT_INTERNAL = 70
 
 class Messages:
     """What a command says on standard error (as sys.stderr is when it says it): plain
-    lines, which is all a message is. rich is loaded only for a spinner at a terminal (see working) or a table."""
+    lines, which is all a message is. rich is loaded only for a spinner at a terminal
+    (see working) or a table."""
 
     def print(self, text: str) -> None:
         sys.stderr.write(f"{text}\n")

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.io import write
+from duplicate.io import publish, write
 from duplicate.io.write import encode, parquet_bytes, to_arrow, write_parquet
 from duplicate.model.results import parse_results
 from duplicate.scoring import scores as scoring
@@ -134,7 +134,7 @@ def test_a_failed_streamed_write_leaves_nothing(
         original(sink, [], nullable, meta)
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(write, "write_parquet", failing)
+    monkeypatch.setattr(publish, "write_parquet", failing)
     out = tmp_path / "scores.parquet"
     result = CliRunner().invoke(app, ["score", str(case / "results.csv"), "-o", str(out)])
     assert result.exit_code == 3, result.stderr

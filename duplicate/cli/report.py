@@ -24,7 +24,6 @@ from duplicate.cli.manifest import (
     results_records,
     write_manifest,
 )
-from duplicate.cli.output import Written
 from duplicate.cli.rules_options import rules_options
 from duplicate.rules import Rules
 
@@ -56,6 +55,7 @@ def report(
 
     Example: duplicate report results.csv -o site --lang zh
     """
+    from duplicate.io.publish import Written
     from duplicate.io.source import file_listing
     from duplicate.io.write import write_directory
     from duplicate.report.data import report_data

@@ -1,0 +1,113 @@
+"""Publishing a result table: the file in its format with the rules it was computed
+under (Parquet and JSON metadata; a CSV file's `NAME.rules.toml`), written atomically,
+and what was written, for a run manifest.
+
+    >>> import duplicate
+    >>> results = duplicate.read_results("sample_data/spec_example.csv")
+    >>> rules = duplicate.Rules()
+    >>> written = duplicate.write_table(
+    ...     duplicate.standings(results, rules), "standings.csv", rules, "standings"
+    ... )  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+
+from duplicate import __version__
+from duplicate.errors import UsageError
+from duplicate.io.write import atomic_path, encode, format_for, write_atomic, write_parquet
+from duplicate.rules import Rules
+from duplicate.scoring.score_table import ScoreBatches
+
+Table = pd.DataFrame | pa.Table | ScoreBatches
+
+
+@dataclass(frozen=True)
+class Written:
+    """One file (or standard output) written, and the sha256 of its bytes.
+
+    A file streamed to disk is hashed only when its sha256 is asked for (a manifest):
+    reading a big file back is work that a plain run need not do.
+    """
+
+    path: str
+    format: str
+    rows: int | None
+    known_sha256: str | None = None
+
+    @classmethod
+    def of(cls, path: str, format: str, data: bytes, rows: int | None) -> Written:
+        return cls(path, format, rows, hashlib.sha256(data).hexdigest())
+
+    @functools.cached_property
+    def sha256(self) -> str:
+        if self.known_sha256 is not None:
+            return self.known_sha256
+        with open(self.path, "rb") as written:
+            return hashlib.file_digest(written, "sha256").hexdigest()
+
+
+def rules_sidecar(output: str | Path) -> Path:
+    """Where a CSV output's rules are written: standings.csv -> standings.rules.toml."""
+    return Path(output).with_suffix(".rules.toml")
+
+
+def metadata(rules: Rules, notes: dict[str, str] | None = None) -> dict[str, str]:
+    """What travels with a table: the tool's version, the rules, and `notes`."""
+    return {"version": __version__, "rules": rules.to_toml(), **(notes or {})}
+
+
+def table_bytes(
+    table: Table,
+    fmt: str,
+    rules: Rules,
+    kind: str,
+    notes: dict[str, str] | None = None,
+    threads: int = 1,
+) -> tuple[bytes, int]:
+    """The table in `fmt` (csv, parquet, json) with its metadata, and its row count."""
+    whole = table.to_table() if isinstance(table, ScoreBatches) else table
+    return encode(whole, fmt, kind, metadata(rules, notes), threads), len(whole)
+
+
+def write_table(
+    table: Table,
+    path: str | Path,
+    rules: Rules,
+    kind: str,
+    *,
+    fmt: str | None = None,
+    notes: dict[str, str] | None = None,
+    threads: int = 1,
+) -> list[Written]:
+    """Write `table` to `path` (format from `fmt` or the suffix), atomically, with the
+    rules beside a CSV file; the files written. A table in batches goes to a Parquet
+    file batch by batch, never whole. `notes` (such as a draw's seed) travel with the
+    rules. `kind` names the rows in a JSON file ("standings", "scores", ...)."""
+    path = str(path)
+    if path == "-":
+        raise UsageError("write_table writes files; '-' is for the command line")
+    chosen = format_for(path, fmt)
+    if chosen == "parquet" and isinstance(table, ScoreBatches):
+        with atomic_path(path) as temp:
+            meta = metadata(rules, notes)
+            rows = write_parquet(str(temp), table.tables(), table.nullable, meta, threads)
+        written = [Written(path, "parquet", rows)]
+    else:
+        data, rows = table_bytes(table, chosen, rules, kind, notes, threads)
+        write_atomic(path, data)
+        written = [Written.of(path, chosen, data, rows)]
+    if chosen == "csv":
+        comments = "".join(f"# {key}: {value}\n" for key, value in sorted((notes or {}).items()))
+        rules_text = (comments + rules.to_toml()).encode("utf-8")
+        sidecar = rules_sidecar(path)
+        write_atomic(sidecar, rules_text)
+        written.append(Written.of(str(sidecar), "toml", rules_text, None))
+    return written

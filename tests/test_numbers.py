@@ -132,3 +132,13 @@ def test_examples_of_the_hostile_kind() -> None:
     assert parsed(pd.Series(["0x10"], dtype="str"))[2] == [True]
     assert parsed(pd.Series([0.00005, 3.3000000000000003]))[:2] == ([5, 0], 5)
     assert parsed(pa.array([2**63 + 1], type=pa.uint64()))[2] == [True]
+
+
+def test_the_scale_is_the_most_decimals_written() -> None:
+    assert parsed(pd.Series(["1.5", "2.25", "3.125"], dtype="str")) == (
+        [1500, 2250, 3125],
+        3,
+        [False] * 3,
+    )
+    assert parsed(pd.Series(["1", "2.50", "-.5"], dtype="str")) == ([100, 250, -50], 2, [False] * 3)
+    assert parsed(pd.Series(["10", "20"], dtype="str")) == ([10, 20], 0, [False, False])

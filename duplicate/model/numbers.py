@@ -28,6 +28,9 @@ MAX_DIGITS = 18
 _POWERS = 10 ** np.arange(MAX_DECIMALS + 1, dtype=np.int64)
 # A value times 10**shift stays below MAX_UNITS when its own size is below this.
 _LIMITS = MAX_UNITS // _POWERS
+# The bytes a plain decimal is written with.
+_PLAIN_BYTES = np.zeros(256, dtype=bool)
+_PLAIN_BYTES[np.frombuffer(b"0123456789.+-", dtype=np.uint8)] = True
 
 
 @dataclass(frozen=True)
@@ -175,16 +178,23 @@ def _from_text(text: pa.Array[Any]) -> Units:
 
 
 def _plain_decimals(text: Any) -> Units | None:
-    """Units when Arrow's decimal parser reads every cell and the grammar allows every
-    one; None otherwise. The parser also reads exponents ("1e2"): those are sent on."""
+    """Units when every cell is plain (ASCII digits, sign and point only) and Arrow's
+    decimal parser reads every one; None otherwise (then _each_text says which cells are
+    not). Found on the strings' bytes at once: which bytes occur, and where the points
+    are (the cell's decimals: the bytes after its point)."""
     if text.null_count or not len(text):
         return None
-    point = _numpy(pc.find_substring(text, "."), -1).astype(np.int64)
-    decimals = np.where(point >= 0, _numpy(pc.binary_length(text), 0) - point - 1, 0)
-    scale = int(decimals.max())
-    if scale > MAX_DECIMALS or any(
-        pc.any(pc.match_substring(text, letter)).as_py() for letter in "eE"
-    ):
+    text = text.cast(pa.large_string())
+    _, offsets_buffer, data_buffer = text.buffers()
+    offsets = np.frombuffer(offsets_buffer, dtype=np.int64)[
+        text.offset : text.offset + len(text) + 1
+    ]
+    data = np.frombuffer(data_buffer, dtype=np.uint8)[offsets[0] : offsets[-1]]
+    if not _PLAIN_BYTES[data].all():
+        return None
+    points = np.flatnonzero(data == ord(".")) + offsets[0]
+    scale = _most_decimals(offsets, points)
+    if scale > MAX_DECIMALS:
         return None
     try:
         parsed: Any = pc.cast(text, pa.decimal64(MAX_DIGITS, scale))
@@ -195,6 +205,20 @@ def _plain_decimals(text: Any) -> Units | None:
     if bool(((units >= MAX_UNITS) | (units <= -MAX_UNITS)).any()):
         return None
     return Units(units.copy(), scale, np.zeros(len(units), dtype=bool))
+
+
+def _most_decimals(offsets: IntArray, points: IntArray) -> int:
+    """The most bytes after a point in a cell (cells start at `offsets`; `points` are
+    the points' byte positions, rising). Usually each cell has one, in order."""
+    if not len(points):
+        return 0
+    if len(points) == len(offsets) - 1 and bool(
+        ((offsets[:-1] <= points) & (points < offsets[1:])).all()
+    ):
+        ends = offsets[1:]
+    else:
+        ends = offsets[np.searchsorted(offsets, points, side="right")]
+    return int((ends - points - 1).max())
 
 
 def _each_text(text: pa.Array[Any]) -> Units:

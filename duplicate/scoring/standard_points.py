@@ -116,7 +116,7 @@ def sp_standings(results: Results, rules: Rules) -> pd.DataFrame:
     table = pd.DataFrame(
         {
             "section": pd.Series(rows["section"].iloc[first].astype("str").to_numpy(), dtype="str"),
-            "player": rows["player"].to_numpy()[first],
+            "player": rows["player"].iloc[first].to_numpy(),
             "deals": deals,
             "total_sp": total,
             "average_sp": decimal_series(div_half_up(total * 100, deals), 2),

@@ -126,7 +126,7 @@ def player_stats(rows: pd.DataFrame, results: Results) -> PlayerStats:
     players = pd.DataFrame(
         {
             "section": rows["section"].iloc[first].astype("str").to_numpy(),
-            "player": rows["player"].to_numpy()[first],
+            "player": rows["player"].iloc[first].to_numpy(),
             "points": sum_by(player, rows["points"].to_numpy(), n),
             "penalty": sum_by(player, rows["penalty"].to_numpy(), n),
             "deals": np.bincount(player, minlength=n).astype(np.int64),
@@ -213,8 +213,8 @@ def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
     _, longest = min_max_by(player, stacked["seconds_max"].to_numpy(), n)
     players = pd.DataFrame(
         {
-            "section": stacked["section"].to_numpy()[first],
-            "player": stacked["player"].to_numpy()[first],
+            "section": stacked["section"].iloc[first].to_numpy(),
+            "player": stacked["player"].iloc[first].to_numpy(),
             **{
                 column: sum_by(player, stacked[column].to_numpy(), n)
                 for column in ("points", "penalty", "deals", "seconds_sum")

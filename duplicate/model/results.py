@@ -14,7 +14,7 @@ from duplicate.errors import InvalidData, Problem
 from duplicate.model.codes import combine, compact_codes, dense_codes, sorting_codes
 from duplicate.model.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.model.exact import CodeArray, IntArray
-from duplicate.model.numbers import decimal_units
+from duplicate.model.numbers import Units, decimal_units
 from duplicate.model.validation import structural_problems
 
 _INTEGER_TEXT = r"-?(?:0|[1-9][0-9]{0,17})"
@@ -124,100 +124,119 @@ def parse_results(
         if row_numbers is None
         else np.asarray(row_numbers, dtype=np.int64)
     )
-    problems: list[Problem] = []
-
-    def cell_problems(name: str, bad: np.ndarray, what: str, hint: str) -> None:
-        if not bad.any():
-            return
-        values = raw[columns[name]].to_numpy(dtype=object)
-        for i in np.flatnonzero(bad):
-            shown = "empty" if _blank(values[i]) else f"{values[i]!r} {what}"
-            problems.append(Problem(source, shown, (int(rows[i]),), name, hint))
-
-    def read(name: str) -> None:
-        # A big CSV file's text is most of the memory: gone before the next column.
-        if consume:
-            del raw[columns[name]]
-
+    cells = _Cells(raw, columns, rows, source, consume)
     # Columns are collected, then made one frame without copies: at millions of rows,
     # each copy costs a noticeable fraction of a second.
-    frame: dict[str, object] = {"row": rows}
-    # No section column: one empty section, held as a category (not n empty strings).
-    frame["section"] = (
-        _text(raw[columns["section"]]).fillna("")
-        if "section" in columns
-        else pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), dtype=pd.CategoricalDtype([""]))
-    )
-    if "section" in columns:
-        read("section")
+    frame: dict[str, object] = {"row": rows, "section": cells.section()}
     for name in ("round", "deal", "table", "seat", "player"):
-        if name not in columns:
-            continue
-        column = raw[columns[name]]
-        ints = (
-            column.to_numpy(dtype=np.int64) if _whole_integers(column) else _plain_integers(column)
-        )
-        if ints is not None and (name != "round" or int(ints.min()) >= 1):
-            frame[name] = ints
-            read(name)
-            continue
-        text = _text(column)
-        missing = text.isna().to_numpy()
-        if name == "round":
-            number = pd.to_numeric(text.where(text.str.fullmatch(_INTEGER_TEXT)), errors="coerce")
-            bad = number.isna().to_numpy() | (number.fillna(1) < 1).to_numpy()
-            cell_problems(name, bad, "is not a round number", "rounds are whole numbers from 1")
-            frame[name] = number.fillna(1).astype("int64").to_numpy()
-        else:
-            cell_problems(name, missing, "", f"every row needs a {name}")
-            frame[name] = _identifier(text)
-        read(name)
+        if name in columns:
+            frame[name] = cells.identifier(name)
     if "round" not in columns:
         frame["round"] = np.ones(n, dtype=np.int64)
-
-    score_scale = 0
-    if "score" in columns:
-        score = decimal_units(raw[columns["score"]])
-        score_scale = score.scale
-        cell_problems(
-            "score",
-            score.bad,
-            "is not a number",
-            "write the game score as a number such as 12 or -3.5",
-        )
-        frame["score_units"] = score.units
-        read("score")
-    else:
-        frame["score_units"] = np.zeros(n, dtype=np.int64)
-    has_seconds = "seconds" in columns
-    seconds_scale = 0
-    if has_seconds:
-        seconds = decimal_units(raw[columns["seconds"]])
-        units, seconds_scale, bad = seconds.units, seconds.scale, seconds.bad
-        # One pass to see that all is well (bad cells hold 0); the masks only if not.
-        if bool(bad.any()) or int(units.min()) < 0:
-            cell_problems(
-                "seconds",
-                bad | (units < 0),
-                "is not a time in seconds >= 0",
-                "give every row its play time in seconds, or drop the column",
-            )
-        frame["seconds_units"] = units
-        read("seconds")
-    if problems:
-        raise InvalidData(problems)
+    score = (
+        cells.units("score", "is not a number", SCORE_HINT)
+        if "score" in columns
+        else Units(np.zeros(n, dtype=np.int64), 0, np.zeros(n, dtype=bool))
+    )
+    frame["score_units"] = score.units
+    seconds = None
+    if "seconds" in columns:
+        seconds = cells.units("seconds", "is not a time in seconds >= 0", SECONDS_HINT, True)
+        frame["seconds_units"] = seconds.units
+    if cells.problems:
+        raise InvalidData(cells.problems)
     results = Results(
         frame=pd.DataFrame(frame, copy=False),
         source=source,
         has_table="table" in columns,
-        has_seconds=has_seconds,
-        score_scale=score_scale,
-        seconds_scale=seconds_scale,
+        has_seconds=seconds is not None,
+        score_scale=score.scale,
+        seconds_scale=0 if seconds is None else seconds.scale,
         deal_scope=deal_scope,
     )
     if check_structure:
         check_results(results)
     return results
+
+
+SCORE_HINT = "write the game score as a number such as 12 or -3.5"
+SECONDS_HINT = "give every row its play time in seconds, or drop the column"
+
+
+class _Cells:
+    """The columns of a raw table as they are typed, and the problems found in them."""
+
+    def __init__(
+        self,
+        raw: pd.DataFrame,
+        columns: dict[str, str],
+        rows: np.ndarray,
+        source: str,
+        consume: bool,
+    ) -> None:
+        self.raw, self.columns, self.rows = raw, columns, rows
+        self.source, self.consume = source, consume
+        self.problems: list[Problem] = []
+
+    def column(self, name: str) -> pd.Series:
+        return self.raw[self.columns[name]]
+
+    def done(self, name: str) -> None:
+        """The column is read: a big CSV file's text goes before the next column."""
+        if self.consume:
+            del self.raw[self.columns[name]]
+
+    def flag(self, name: str, bad: np.ndarray, what: str, hint: str) -> None:
+        """A problem for each bad cell of the column, shown as written."""
+        if not bad.any():
+            return
+        values = self.column(name).to_numpy(dtype=object)
+        for i in np.flatnonzero(bad):
+            shown = "empty" if _blank(values[i]) else f"{values[i]!r} {what}"
+            self.problems.append(Problem(self.source, shown, (int(self.rows[i]),), name, hint))
+
+    def section(self) -> object:
+        if "section" not in self.columns:
+            # One empty section, held as a category (not n empty strings).
+            n = len(self.rows)
+            codes = np.zeros(n, dtype=np.int8)
+            return pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype([""]))
+        text = _text(self.column("section")).fillna("")
+        self.done("section")
+        return text
+
+    def identifier(self, name: str) -> object:
+        """Round, deal, table, seat or player: int64 when every cell is a plain integer
+        (rounds from 1), else text; missing cells and bad rounds are problems."""
+        column = self.column(name)
+        ints = (
+            column.to_numpy(dtype=np.int64) if _whole_integers(column) else _plain_integers(column)
+        )
+        if ints is not None and (name != "round" or int(ints.min()) >= 1):
+            self.done(name)
+            return ints
+        text = _text(column)
+        if name == "round":
+            number = pd.to_numeric(text.where(text.str.fullmatch(_INTEGER_TEXT)), errors="coerce")
+            bad = number.isna().to_numpy() | (number.fillna(1) < 1).to_numpy()
+            self.flag(name, bad, "is not a round number", "rounds are whole numbers from 1")
+            values: object = number.fillna(1).astype("int64").to_numpy()
+        else:
+            self.flag(name, text.isna().to_numpy(), "", f"every row needs a {name}")
+            values = _identifier(text)
+        self.done(name)
+        return values
+
+    def units(self, name: str, what: str, hint: str, non_negative: bool = False) -> Units:
+        """A number column held exactly (model.numbers); bad cells are problems."""
+        held = decimal_units(self.column(name))
+        bad = held.bad
+        # One pass to see that all is well (bad cells hold 0); the masks only if not.
+        if non_negative and int(held.units.min()) < 0:
+            bad = bad | (held.units < 0)
+        self.flag(name, bad, what, hint)
+        self.done(name)
+        return held
 
 
 def check_results(results: Results) -> None:

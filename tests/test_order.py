@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duplicate.scoring import standings
-from duplicate.scoring.standings import _lexical_order
+from duplicate.scoring.final_order import _lexical_order
 from tests.golden.regenerate import cases, expected_outputs
 
 CASES = cases()

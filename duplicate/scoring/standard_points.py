@@ -19,9 +19,9 @@ from duplicate.model.grouping import group_codes
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
+from duplicate.scoring.final_order import PLAYER_KEYS, Criterion, final_order
 from duplicate.scoring.score_table import RESULT_COLUMNS, result_columns
 from duplicate.scoring.scores import canonical_order, deal_keys
-from duplicate.scoring.standings import PLAYER_KEYS, Criterion, final_order
 
 # Differences from 13 up: the largest difference of each standard-point step (13 ... 23).
 STEP_TOPS = np.array([16, 21, 26, 32, 40, 49, 65, 84, 104, 144, 199], dtype=np.int64)

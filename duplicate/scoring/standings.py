@@ -56,7 +56,8 @@ def matchpoint_standings(
 
     `total` is the sum of rank points less any `penalty` from the adjustments.
     """
-    scored = score_rows(results, rules, adjustments, STATS_NUMBERS)
+    numbers = STATS_NUMBERS if adjustments is not None else ("deal_rank", "points")
+    scored = score_rows(results, rules, adjustments, numbers)
     stats = player_stats(scored, results)
     del scored  # every row's numbers: not held while the players are ranked
     return rank_players(stats, results, rules)
@@ -116,7 +117,12 @@ def player_stats(rows: pd.DataFrame, results: Results) -> PlayerStats:
             "section": rows["section"].iloc[first].astype("str").to_numpy(),
             "player": rows["player"].iloc[first].to_numpy(),
             "points": sum_by(player, rows["points"].to_numpy(), n),
-            "penalty": sum_by(player, rows["penalty"].to_numpy(), n),
+            # No adjustments, no penalty column: no array of zeros as long as the results.
+            "penalty": (
+                sum_by(player, rows["penalty"].to_numpy(), n)
+                if "penalty" in rows
+                else np.zeros(n, dtype=np.int64)
+            ),
             "deals": np.bincount(player, minlength=n).astype(np.int64),
             "seconds_sum": sum_by(player, seconds, n),
             "seconds_min": shortest,

@@ -20,7 +20,7 @@ NO_TUNING = "DUPLICATE_NO_TUNING"
 # Read when numpy and Arrow load, so set before any command imports them. The caller's
 # own settings win: these are defaults only. Why each helps: docs/performance.md.
 ENVIRONMENT_DEFAULTS = {
-    # No 2 MB pages for numpy's large arrays (each costs many host faults on a VM).
+    # Small pages for numpy's large arrays: on a VM, huge pages are the ones the host took back.
     "NUMPY_MADVISE_HUGEPAGE": "0",
     # No command multiplies matrices: no OpenBLAS threads spinning beside the work.
     "OPENBLAS_NUM_THREADS": "1",

@@ -113,7 +113,6 @@ def rules_options(command: F) -> F:
         chosen = {name: kwargs.pop(name, None) for name in RULES_OPTIONS}
         return command(*args, **kwargs, rules=effective_rules(**chosen))
 
+    # Typer reads the parameters from the signature, annotations evaluated.
     wrapper.__signature__ = signature.replace(parameters=kept + added)  # type: ignore[attr-defined]
-    annotations = {k: v for k, v in command.__annotations__.items() if k != "rules"}
-    wrapper.__annotations__ = {**annotations, **RULES_OPTIONS}
     return wrapper  # type: ignore[return-value]

@@ -100,11 +100,6 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
     return _read_csv(data, source.name, encoding)
 
 
-def read_parquet_table(path: str | Path | Source) -> pa.Table:
-    """A Parquet file or dataset as an Arrow table (pyarrow's own reader)."""
-    return _read_parquet(resolve(path))
-
-
 def _read_parquet(source: Source) -> pa.Table:
     try:
         if source.kind == "dataset":

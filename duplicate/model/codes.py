@@ -94,14 +94,28 @@ def _integers_or_none(values: pd.Series | np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _arrow_text(values: pd.Series | np.ndarray) -> pa.ChunkedArray[Any] | pa.Array[Any] | None:
-    """The Arrow strings behind a text column with no missing value; None otherwise."""
+def arrow_strings(column: pd.Series) -> pa.ChunkedArray[Any] | None:
+    """The Arrow strings behind a text column (no copy when it is Arrow-backed).
+
+    None for any other column (numbers, categories).
+    """
+    try:
+        array = pa.array(column, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    chunked = array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
+    text_types = (pa.types.is_string, pa.types.is_large_string)
+    return chunked if any(is_text(chunked.type) for is_text in text_types) else None
+
+
+def _arrow_text(values: pd.Series | np.ndarray) -> pa.ChunkedArray[Any] | None:
+    """arrow_strings of an Arrow-backed text column with no missing value (any other
+    column goes to pandas' factorize: no Python strings are turned into Arrow's)."""
     if not isinstance(values, pd.Series) or not isinstance(values.dtype, pd.StringDtype):
         return None
     if values.dtype.storage != "pyarrow" or bool(values.isna().any()):
         return None
-    array: Any = pa.array(values)
-    return array if pa.types.is_string(array.type) or pa.types.is_large_string(array.type) else None
+    return arrow_strings(values)
 
 
 def text_codes(text: pa.ChunkedArray[Any] | pa.Array[Any]) -> tuple[IntArray, int]:

@@ -61,13 +61,3 @@ def decimal_series(
 ) -> pd.Series:
     """decimal_array as a pandas Series backed by Arrow, so values stay exact."""
     return pd.Series(pd.arrays.ArrowExtensionArray(decimal_array(units, scale, mask)))
-
-
-def int_series(values: IntArray, mask: npt.NDArray[np.bool_] | None = None) -> pd.Series:
-    """Integers (missing where `mask`) as an Arrow-backed pandas Series, without a copy."""
-    return pd.Series(pd.arrays.ArrowExtensionArray(pa.array(np.asarray(values), mask=mask)))
-
-
-def null_text(n: int) -> pd.Series:
-    """A column of n missing texts (for a column the input lacks), built in one step."""
-    return pd.Series(pd.arrays.ArrowStringArray(pa.nulls(n, pa.string())))

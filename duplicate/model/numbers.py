@@ -51,12 +51,11 @@ def decimal_units(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> U
         return _from_integers(array)
     if pa.types.is_floating(kind):
         return _from_floats(array)
-    if pa.types.is_decimal(kind):
-        return _from_decimals(array)
     if pa.types.is_dictionary(kind):
         return decimal_units(array.cast(kind.value_type))
     if pa.types.is_null(kind):
         return _all_bad(len(array))
+    # Text, and Arrow decimals (Parquet DECIMAL) through their exact text.
     return _from_text(array.cast(pa.large_string()))
 
 
@@ -81,21 +80,18 @@ def _all_bad(n: int) -> Units:
 
 
 def _from_integers(array: pa.Array[Any]) -> Units:
-    values = array.to_numpy(zero_copy_only=False)
-    bad = ~_present(array)
-    if values.dtype.kind == "f":  # nulls made it float: take the integers again
-        values = array.fill_null(0).to_numpy()
-    wide = values.astype(np.int64, copy=False) if values.dtype != np.uint64 else None
-    if wide is None:
-        too_big = values >= MAX_UNITS
-        wide = np.where(too_big, 0, values).astype(np.int64)
-    else:
-        # Not np.abs: the smallest int64 is its own absolute value.
-        too_big = (wide >= MAX_UNITS) | (wide <= -MAX_UNITS)
-    if bool(too_big.any()):
-        bad = bad | too_big
-        wide = np.where(bad, 0, wide)
-    return Units(np.asarray(wide, dtype=np.int64), 0, bad)
+    values = array.fill_null(0).to_numpy()
+    # uint64 above int64's range is too big before it could wrap.
+    too_big = values >= MAX_UNITS if values.dtype == np.uint64 else _too_big(values)
+    if too_big.any():
+        values = np.where(too_big, 0, values)
+    return Units(values.astype(np.int64, copy=False), 0, ~_present(array) | too_big)
+
+
+def _too_big(units: np.ndarray) -> np.ndarray:
+    """Where |units| >= MAX_UNITS (not np.abs: the smallest int64 is its own absolute
+    value)."""
+    return np.asarray((units >= MAX_UNITS) | (units <= -MAX_UNITS))
 
 
 def _present(array: pa.Array[Any]) -> np.ndarray:
@@ -164,11 +160,6 @@ def _held(x: np.ndarray, places: int) -> tuple[np.ndarray, np.ndarray]:
     return np.where(held, k, 0.0).astype(np.int64), held
 
 
-def _from_decimals(array: pa.Array[Any]) -> Units:
-    """Arrow decimals (Parquet DECIMAL), through their exact text."""
-    return _from_text(array.cast(pa.large_string()))
-
-
 def _from_text(text: pa.Array[Any]) -> Units:
     """Text by the strict grammar: every cell at once by Arrow's decimal parser when
     all are plain (the usual file), else cell by cell (_each_text) to find those that
@@ -178,13 +169,12 @@ def _from_text(text: pa.Array[Any]) -> Units:
 
 
 def _plain_decimals(text: Any) -> Units | None:
-    """Units when every cell is plain (ASCII digits, sign and point only) and Arrow's
+    """Units when every cell (large_string) is plain (ASCII digits, sign and point only) and Arrow's
     decimal parser reads every one; None otherwise (then _each_text says which cells are
     not). Found on the strings' bytes at once: which bytes occur, and where the points
     are (the cell's decimals: the bytes after its point)."""
     if text.null_count or not len(text):
         return None
-    text = text.cast(pa.large_string())
     _, offsets_buffer, data_buffer = text.buffers()
     offsets = np.frombuffer(offsets_buffer, dtype=np.int64)[
         text.offset : text.offset + len(text) + 1
@@ -202,7 +192,7 @@ def _plain_decimals(text: Any) -> Units | None:
         return None
     # A decimal64 is its unscaled integer: value x 10**scale, exactly.
     units = np.frombuffer(parsed.buffers()[1], dtype=np.int64, count=len(parsed))
-    if bool(((units >= MAX_UNITS) | (units <= -MAX_UNITS)).any()):
+    if _too_big(units).any():
         return None
     return Units(units.copy(), scale, np.zeros(len(units), dtype=bool))
 
@@ -252,7 +242,7 @@ def _scaled(whole: IntArray, shift: IntArray, scale: int, bad: np.ndarray) -> Un
     """whole * 10**shift, each below MAX_UNITS or marked bad (checked before the
     multiplication, so that it cannot overflow)."""
     if not shift.any():
-        bad = bad | (whole >= MAX_UNITS) | (whole <= -MAX_UNITS)
+        bad = bad | _too_big(whole)
         return Units(np.where(bad, 0, whole) if bad.any() else whole, scale, bad)
     bad = bad | (np.abs(whole) >= _LIMITS[shift])
     units = np.where(bad, 0, whole) * _POWERS[shift]

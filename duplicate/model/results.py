@@ -11,7 +11,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.errors import InvalidData, Problem
-from duplicate.model.codes import combine, compact_codes, dense_codes, sorting_codes
+from duplicate.model.codes import (
+    arrow_strings,
+    combine,
+    compact_codes,
+    dense_codes,
+    sorting_codes,
+)
 from duplicate.model.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.model.exact import CodeArray, IntArray
 from duplicate.model.numbers import Units, decimal_units
@@ -293,7 +299,7 @@ def _plain_integers(column: pd.Series) -> IntArray | None:
     """A text column as int64 when every cell is an integer written plainly (no
     sign +, no leading zero, no space, at most 18 digits): an identifier such as "007"
     stays text."""
-    text = _arrow_text(column)
+    text = arrow_strings(column)
     ints = None if text is None else _cast_integers(text)
     if text is None or ints is None or not len(ints) or int(np.abs(ints).max()) >= 10**18:
         return None
@@ -314,20 +320,6 @@ def _cast_integers(text: pa.ChunkedArray[Any]) -> IntArray | None:
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
     return np.asarray(ints.to_numpy(), dtype=np.int64)
-
-
-def _arrow_text(column: pd.Series) -> pa.ChunkedArray[Any] | None:
-    """The Arrow strings behind a text column (no copy when it is Arrow-backed).
-
-    None for any other column (numbers, categories).
-    """
-    try:
-        array = pa.array(column, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None
-    chunked = array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
-    text_types = (pa.types.is_string, pa.types.is_large_string)
-    return chunked if any(is_text(chunked.type) for is_text in text_types) else None
 
 
 def _blank(value: object) -> bool:

@@ -4,7 +4,7 @@ and types, exact decimals held as their integers. Every writer and the pandas vi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +13,7 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-from duplicate.model.exact import IntArray, decimal_array, null_text
+from duplicate.model.exact import IntArray, decimal_array
 from duplicate.model.results import Results
 
 # Whose result a row is and what it was: the first columns of every score table.
@@ -54,10 +54,8 @@ class ScoreBatches:
         return self.batches
 
     @classmethod
-    def whole(cls, table: pa.Table | pd.DataFrame) -> ScoreBatches:
+    def whole(cls, table: pa.Table) -> ScoreBatches:
         """A table computed whole, as one batch."""
-        if isinstance(table, pd.DataFrame):
-            table = pa.Table.from_pandas(table, preserve_index=False)
         nullable = {n for n in table.column_names if table.column(n).null_count}
         return cls(iter([table]), nullable, len(table))
 
@@ -91,6 +89,36 @@ def identifier_arrays(frame: pd.DataFrame, results: Results) -> dict[str, pa.Arr
     return arrays
 
 
+def result_arrays(
+    results: Results,
+    identifiers: dict[str, pa.Array[Any]],
+    rows: IntArray | slice,
+    frame: pd.DataFrame | None = None,
+) -> dict[str, pa.Array[Any]]:
+    """The RESULT_COLUMNS of `rows`, whose result each is and what it was, as every
+    scoring method writes them: identifiers taken from `identifiers`, round and the
+    exact numbers from `frame` (the results' own by default)."""
+    frame = results.frame if frame is None else frame
+    n = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
+
+    def picked(values: pa.Array[Any]) -> pa.Array[Any]:
+        return values[rows] if isinstance(rows, slice) else values.take(rows)
+
+    seconds = frame["seconds_units"].to_numpy()[rows] if results.has_seconds else None
+    return {
+        **{name: picked(values) for name, values in identifiers.items()},
+        **({} if results.has_table else {"table": pa.nulls(n, pa.large_string())}),
+        **unit_arrays(
+            frame["round"].to_numpy()[rows], frame["score_units"].to_numpy()[rows], seconds, results
+        ),
+    }
+
+
+def table_of(columns: dict[str, pa.Array[Any]], names: Sequence[str]) -> pa.Table:
+    """The columns as a table, in the order of `names`."""
+    return pa.Table.from_arrays([columns[name] for name in names], names=list(names))
+
+
 def score_table(
     results: Results,
     identifiers: dict[str, pa.Array[Any]],
@@ -100,28 +128,15 @@ def score_table(
     nullable: Collection[str],
     frame: pd.DataFrame | None = None,
 ) -> pa.Table:
-    """The `score` columns of `rows`: identifiers taken from `identifiers`, round and the
-    exact numbers from `frame` (the results' own by default), the MATCHPOINT_NUMBERS
-    of those rows and their adjustment notes. Masks are made only for `nullable`."""
-    frame = results.frame if frame is None else frame
+    """The `score` columns of `rows`: their result_arrays, the MATCHPOINT_NUMBERS of
+    those rows and their adjustment notes. Masks are made only for `nullable`."""
     n = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
-
-    def picked(values: pa.Array[Any]) -> pa.Array[Any]:
-        return values[rows] if isinstance(rows, slice) else values.take(rows)
-
-    seconds = frame["seconds_units"].to_numpy()[rows] if results.has_seconds else None
     columns = {
-        **{name: picked(values) for name, values in identifiers.items()},
-        **({} if results.has_table else {"table": pa.nulls(n, pa.large_string())}),
-        **unit_arrays(
-            frame["round"].to_numpy()[rows], frame["score_units"].to_numpy()[rows], seconds, results
-        ),
+        **result_arrays(results, identifiers, rows, frame),
         **matchpoint_arrays(numbers, nullable),
         "adjustment": adjustment_array(notes, n),
     }
-    return pa.Table.from_arrays(
-        [columns[name] for name in SCORE_COLUMNS], names=list(SCORE_COLUMNS)
-    )
+    return table_of(columns, SCORE_COLUMNS)
 
 
 def unit_arrays(
@@ -193,26 +208,6 @@ def adjustment_notes(note: np.ndarray | None, n_rows: int) -> pd.arrays.ArrowStr
     return pd.arrays.ArrowStringArray(adjustment_array(note, n_rows))  # type: ignore[arg-type]
 
 
-def result_columns(rows: pd.DataFrame, results: Results) -> dict[str, pd.Series]:
-    """The columns that say whose result a row is and what it was, as `score` writes them.
-
-    Arrow-backed, exact decimals, built without copies; shared by every scoring method.
-    """
-    n = len(rows)
-    seconds = rows["seconds_units"].to_numpy() if results.has_seconds else None
-    units = unit_arrays(rows["round"].to_numpy(), rows["score_units"].to_numpy(), seconds, results)
-    return {
-        "section": rows["section"].reset_index(drop=True),
-        "round": _series(units["round"]),
-        "deal": rows["deal"].reset_index(drop=True),
-        "table": rows["table"].reset_index(drop=True) if results.has_table else null_text(n),
-        "seat": rows["seat"].reset_index(drop=True),
-        "player": rows["player"].reset_index(drop=True),
-        "score": _series(units["score"]),
-        "seconds": _series(units["seconds"]),
-    }
-
-
 def format_scores(scored: pd.DataFrame, results: Results) -> pa.Table:
     """The `score` table of rows already scored (results columns and ROW_NUMBERS), in
     their order: the Dask engine's rows, as the local engine writes them."""
@@ -222,8 +217,3 @@ def format_scores(scored: pd.DataFrame, results: Results) -> pa.Table:
     return score_table(
         results, identifier_arrays(scored, results), rows, numbers, notes, SCORE_COLUMNS, scored
     )
-
-
-def _series(values: pa.Array[Any]) -> pd.Series:
-    """An Arrow array as a pandas Series, without a copy (exact decimals stay exact)."""
-    return pd.Series(pd.arrays.ArrowExtensionArray(values))

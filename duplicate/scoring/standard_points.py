@@ -12,15 +12,21 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from duplicate.model.codes import first_rows, sum_by
-from duplicate.model.exact import IntArray, decimal_series, div_half_up, ratio_key
+from duplicate.model.exact import IntArray, decimal_array, decimal_series, div_half_up, ratio_key
 from duplicate.model.grouping import group_codes
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
 from duplicate.scoring.final_order import PLAYER_KEYS, Criterion, final_order
-from duplicate.scoring.score_table import RESULT_COLUMNS, result_columns
+from duplicate.scoring.score_table import (
+    RESULT_COLUMNS,
+    identifier_arrays,
+    result_arrays,
+    table_of,
+)
 from duplicate.scoring.scores import canonical_order, deal_keys
 
 # Differences from 13 up: the largest difference of each standard-point step (13 ... 23).
@@ -79,25 +85,21 @@ def sp_rows(results: Results, rules: Rules) -> pd.DataFrame:
     return out
 
 
-def sp_score(results: Results, rules: Rules) -> pd.DataFrame:
+def sp_score(results: Results, rules: Rules) -> pa.Table:
     """One row per result, in the canonical order: n, datum, difference, standard points."""
     rows = sp_rows(results, rules)
     order = canonical_order(results)
-    if order is not None:
-        rows = rows.take(order)
+    at = slice(0, len(rows)) if order is None else order
     unit = 10**results.score_scale
-    datum_num, datum_den = rows["datum_num"].to_numpy(), rows["datum_den"].to_numpy()
-    out = pd.DataFrame(
-        {
-            **result_columns(rows, results),
-            "n": rows["n"].reset_index(drop=True),
-            "datum": decimal_series(div_half_up(datum_num * 100, datum_den * unit), 2),
-            "difference": decimal_series(rows["difference_centi"].to_numpy(), 2),
-            "standard_points": rows["sp"].reset_index(drop=True),
-        },
-        copy=False,
-    )
-    return out[list(SP_SCORE_COLUMNS)]
+    datum_num, datum_den = rows["datum_num"].to_numpy()[at], rows["datum_den"].to_numpy()[at]
+    columns = {
+        **result_arrays(results, identifier_arrays(rows, results), at, rows),
+        "n": pa.array(rows["n"].to_numpy()[at]),
+        "datum": decimal_array(div_half_up(datum_num * 100, datum_den * unit), 2),
+        "difference": decimal_array(rows["difference_centi"].to_numpy()[at], 2),
+        "standard_points": pa.array(rows["sp"].to_numpy()[at]),
+    }
+    return table_of(columns, SP_SCORE_COLUMNS)
 
 
 def sp_standings(results: Results, rules: Rules) -> pd.DataFrame:

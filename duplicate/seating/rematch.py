@@ -106,7 +106,7 @@ def repeats_in(tables: IntArray, met: IntArray, n_codes: int) -> IntArray:
 
 
 MAX_TEMPLATES = 40_000
-# Moves evaluated over the whole field: about 25 ns each, so at most about 5 s.
+# Moves evaluated over the whole field: the bound on the search's time (docs/performance.md).
 MAX_WORK = 200_000_000
 
 

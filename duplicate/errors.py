@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Problems listed one by one; the rest are counted by kind (see listed_problems).
+MAX_LISTED = 50
+
 
 class DuplicateError(Exception):
     """Base class of every error this package raises on purpose."""
@@ -20,6 +23,8 @@ class Problem:
     rows: tuple[int, ...] = ()
     column: str | None = None
     hint: str = ""
+    # How many cells it stands for: more than 1 when it sums up the rest of a column.
+    count: int = 1
 
     def __str__(self) -> str:
         where = [self.source]
@@ -45,6 +50,21 @@ class InvalidData(DuplicateError):
     def __reduce__(self) -> tuple[type[InvalidData], tuple[list[Problem]]]:
         # Rebuilt from its problems when it crosses processes (a Dask worker's error).
         return (type(self), (self.problems,))
+
+
+def listed_problems(problems: list[Problem], limit: int = MAX_LISTED) -> list[str]:
+    """The lines that report `problems`: the first `limit` in full, then one line per
+    kind of the rest (its column and what to do), with how many there are."""
+    lines = [str(p) for p in problems[:limit]]
+    rest: dict[tuple[str, str | None, str], int] = {}
+    for problem in problems[limit:]:
+        kind = (problem.source, problem.column, problem.hint)
+        rest[kind] = rest.get(kind, 0) + problem.count
+    for (source, column, hint), count in rest.items():
+        where = f", column '{column}'" if column is not None else ""
+        text = f"{source}{where}: {count} more problem{'s' if count != 1 else ''} of this kind"
+        lines.append(f"{text}; {hint}" if hint else text)
+    return lines
 
 
 class UsageError(DuplicateError):

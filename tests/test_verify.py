@@ -52,7 +52,7 @@ def test_a_single_changed_total(tmp_path: Path) -> None:
             "section": "",
             "player": "P39",
             "field": "total",
-            "published": "67835.1",
+            "published": "67835.10",
             "recomputed": "67835.09",
         }
     ]

@@ -7,8 +7,7 @@ import sys
 from typing import Any
 
 from duplicate.cli import process
-
-EXIT_IO = 3
+from duplicate.cli.common import EXIT_IO
 
 
 def __getattr__(name: str) -> Any:

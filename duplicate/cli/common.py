@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from duplicate.errors import DuplicateError, InvalidData, UsageError
+from duplicate.errors import DuplicateError, InvalidData, UsageError, listed_problems
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 # Exit code for a defect in this program, as opposed to a problem with the input
 # (BSD sysexits EX_SOFTWARE).
 EXIT_INTERNAL = 70
+# Exit code when a file or a stream cannot be read or written, or memory runs out.
+EXIT_IO = 3
 
 
 class Messages:
@@ -32,8 +34,15 @@ class Messages:
     (see working) or a table."""
 
     def print(self, text: str) -> None:
-        sys.stderr.write(f"{text}\n")
-        sys.stderr.flush()
+        # A closed or failing standard error loses the message, never the data: the
+        # command goes on and its exit status says how the data went.
+        if sys.stderr is None:
+            return
+        try:
+            sys.stderr.write(f"{text}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
 
 
 stderr = Messages()
@@ -141,9 +150,9 @@ def reporting() -> Iterator[None]:
         if _state["debug"]:
             traceback.print_exc(file=sys.stderr)
         if isinstance(exc, InvalidData):
-            for problem in exc.problems:
-                stderr.print(f"error: {problem}")
-            count = len(exc.problems)
+            for line in listed_problems(exc.problems):
+                stderr.print(f"error: {line}")
+            count = sum(p.count for p in exc.problems)
             stderr.print(
                 f"{count} problem{'s' if count != 1 else ''} found; nothing was written.",
             )
@@ -155,6 +164,14 @@ def reporting() -> Iterator[None]:
     except KeyboardInterrupt:
         stderr.print("interrupted")
         raise typer.Exit(130) from None
+    except MemoryError:
+        if _state["debug"]:
+            traceback.print_exc(file=sys.stderr)
+        stderr.print(
+            "error: out of memory; give the machine more memory, or run on a cluster "
+            "with --engine dask"
+        )
+        raise typer.Exit(EXIT_IO) from None
     except Exception as exc:
         if _state["debug"]:
             raise

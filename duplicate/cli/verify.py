@@ -57,7 +57,7 @@ def verify(
     from duplicate.scoring.verify import verify as compare
 
     data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
-    found = compare(data, read_published(published, encoding), rules, corrections)
+    found = compare(data, read_published(published, encoding), rules, corrections, published)
     if found.empty:
         stderr.print(f"{published} agrees with {results}: every field of every player")
         return

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -85,13 +84,15 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
             document = json.loads(data, parse_float=Decimal)
         except ValueError as exc:
             raise InvalidData([Problem(source.name, f"is not valid JSON ({exc})")]) from None
+        except RecursionError:
+            raise InvalidData([Problem(source.name, "is JSON nested too deeply to read")]) from None
         rows = document.get("standings") if isinstance(document, dict) else None
-        if not isinstance(rows, list):
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise InvalidData(
                 [
                     Problem(
                         source.name,
-                        "has no 'standings' list",
+                        "has no 'standings' list of rows",
                         hint="give a file written by standings",
                     )
                 ]
@@ -165,8 +166,10 @@ def _read_csv(data: bytes, source: str, encoding: str | None) -> pd.DataFrame:
     text = _decode(data, source, encoding)
     if not text.strip():
         raise InvalidData([Problem(source, "is empty", hint="give a header row and result rows")])
-    first_line = text[: text.find(b"\n") + 1 or len(text)].decode("utf-8")
-    header = next(csv.reader(io.StringIO(first_line)))
+    # A line ends at LF, CRLF or a lone CR (old Mac files), as Arrow reads it.
+    ends = [at for at in (text.find(b"\n"), text.find(b"\r")) if at >= 0]
+    first_line = text[: min(ends, default=len(text))].decode("utf-8")
+    header = next(csv.reader([first_line]), [])
     # Every column as text: identifiers such as "007" keep their spelling, and bad
     # numbers are reported by row instead of turning a whole column into text.
     convert = pacsv.ConvertOptions(

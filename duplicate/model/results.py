@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from duplicate.errors import InvalidData, Problem
+from duplicate.errors import MAX_LISTED, InvalidData, Problem
 from duplicate.model.codes import (
     arrow_strings,
     combine,
@@ -196,10 +196,24 @@ class _Cells:
         """A problem for each bad cell of the column, shown as written."""
         if not bad.any():
             return
-        values = self.column(name).to_numpy(dtype=object)
-        for i in np.flatnonzero(bad):
-            shown = "empty" if _blank(values[i]) else f"{values[i]!r} {what}"
+        at = np.flatnonzero(bad)
+        # The first cells one by one; the rest of the column as one count.
+        listed, rest = at[:MAX_LISTED], at[MAX_LISTED:]
+        values = self.column(name).iloc[listed].to_numpy(dtype=object)
+        for i, value in zip(listed, values, strict=True):
+            shown = "empty" if _blank(value) else f"{value!r} {what}"
             self.problems.append(Problem(self.source, shown, (int(self.rows[i]),), name, hint))
+        if len(rest):
+            self.problems.append(
+                Problem(
+                    self.source,
+                    f"{len(rest)} more cells like these",
+                    tuple(int(r) for r in self.rows[rest[:10]]),
+                    name,
+                    hint,
+                    count=len(rest),
+                )
+            )
 
     def section(self) -> object:
         if "section" not in self.columns:

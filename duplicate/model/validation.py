@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from duplicate.errors import Problem
+from duplicate.errors import MAX_LISTED, Problem
 from duplicate.model.codes import (
     HISTOGRAM_LIMIT,
     bounded,
@@ -35,7 +35,7 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
         return problems
     flags = _flags(results, deal_key)
     twice = flags["twice"]
-    for key, group in _conflicts(frame, twice, [*deal_key, "player"]):
+    for key, group in _conflicts(frame, twice, [*deal_key, "player"], problems, src):
         problems.append(
             Problem(
                 src,
@@ -49,7 +49,7 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
     places = ["table", "seat"] if results.has_table else ["seat"]
     for place in places:
         moved = flags[f"moved_{place}"]
-        for key, group in _conflicts(frame, moved, ["section", "round", "player"]):
+        for key, group in _conflicts(frame, moved, ["section", "round", "player"], problems, src):
             where = ", ".join(_show(v) for v in sorted(group[place].unique()))
             problems.append(
                 Problem(
@@ -66,7 +66,7 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
 
     seat_key = [*deal_key, "table", "seat"]
     shared = flags["shared"] & ~twice
-    for key, group in _conflicts(frame, shared, seat_key):
+    for key, group in _conflicts(frame, shared, seat_key, problems, src):
         names = ", ".join(_show(p) for p in group["player"])
         problems.append(
             Problem(
@@ -84,7 +84,7 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
     if not uneven.any():
         return problems
     sizes = frame.groupby([*table_key, "deal"], sort=False)["player"].transform("size")
-    for key, group in _conflicts(frame.assign(size=sizes), uneven, table_key):
+    for key, group in _conflicts(frame.assign(size=sizes), uneven, table_key, problems, src):
         counts = group.groupby("size")["deal"].unique()
         detail = "; ".join(
             f"{size} on deal{'s' if len(deals) > 1 else ''} "
@@ -207,12 +207,20 @@ def _flags(results: Results, deal_key: list[str]) -> dict[str, np.ndarray]:
 
 
 def _conflicts(
-    frame: pd.DataFrame, mask: np.ndarray, keys: list[str]
+    frame: pd.DataFrame, mask: np.ndarray, keys: list[str], problems: list[Problem], src: str
 ) -> Iterator[tuple[tuple[object, ...], pd.DataFrame]]:
-    """The flagged rows grouped by `keys`, in key order (only called on bad data)."""
+    """The flagged rows grouped by `keys`, in key order (only called on bad data): the
+    first MAX_LISTED groups, then one problem in `problems` counting the rest."""
     if not mask.any():
         return
-    for key, group in frame[mask].groupby(keys, sort=True):
+    grouped = frame[mask].groupby(keys, sort=True)
+    for listed, (key, group) in enumerate(grouped):
+        if listed == MAX_LISTED:
+            rest = grouped.ngroups - MAX_LISTED
+            problems.append(
+                Problem(src, f"{rest} more conflicts like these", column=keys[-1], count=rest)
+            )
+            return
         yield tuple(key), group.sort_values("row")
 
 

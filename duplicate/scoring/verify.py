@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from duplicate.errors import InvalidData, Problem
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.columns import compared
 from duplicate.model.results import Results
@@ -15,6 +16,16 @@ KEYS = ("section", "player")
 _PLAIN_NUMBER = r"[+-]?[0-9]+(?:\.[0-9]*)?"
 
 
+def shown(column: pd.Series) -> pd.Series:
+    """Cells as written: trimmed text, blanks empty, a spreadsheet's apostrophe dropped.
+
+    Identifiers are compared this way, exactly (player 007 is not player 7), and every
+    value is shown this way in a difference (29335.70 stays 29335.70).
+    """
+    text = column.astype("str").where(column.notna(), "").str.strip()
+    return text.where(~text.str.match(r"'[=+\-@\t\r]"), text.str.slice(1)).reset_index(drop=True)
+
+
 def canonical(column: pd.Series) -> pd.Series:
     """Cells as comparable text: numbers by value, booleans and blanks spelled one way.
 
@@ -23,8 +34,7 @@ def canonical(column: pd.Series) -> pd.Series:
     written for spreadsheets prefixes risky text with an apostrophe (see io/write.py):
     that apostrophe is dropped.
     """
-    text = column.astype("str").where(column.notna(), "").str.strip()
-    text = text.where(~text.str.match(r"'[=+\-@\t\r]"), text.str.slice(1))
+    text = shown(column)
     folded = text.str.casefold()
     text = text.where(~folded.isin(["true", "false"]), folded)
     text = text.where(~folded.isin(["nan", "<na>", "none"]), "")
@@ -35,13 +45,15 @@ def canonical(column: pd.Series) -> pd.Series:
         .str.replace(r"\.$", "", regex=True)
         .replace("-0", "0")
     )
-    return text.where(~text.str.fullmatch(_PLAIN_NUMBER), number).reset_index(drop=True)
+    return text.where(~text.str.fullmatch(_PLAIN_NUMBER), number)
 
 
 def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFrame:
     """One row per field that differs: section, player, field, published, recomputed.
 
-    Players are matched by (section, player); rows come by player, then field order.
+    Players are matched by (section, player), their ids compared as written; a player
+    published twice, missing or extra is a difference. Rows come by player, then field
+    order; values are shown as written.
     """
     published = published.rename(columns=compared)
     if "section" not in published.columns:
@@ -51,9 +63,16 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
     fields = [c for c in columns if c not in KEYS and c not in missing]
 
     def comparable(frame: pd.DataFrame) -> pd.DataFrame:
-        return pd.DataFrame({c: canonical(frame[c]) for c in [*KEYS, *fields]})
+        keys = {c: shown(frame[c]) for c in KEYS}
+        values = {c: canonical(frame[c]) for c in fields}
+        return pd.DataFrame(
+            {**keys, **values, **{f"{c} as written": shown(frame[c]) for c in fields}}
+        )
 
-    both = comparable(published).merge(
+    mine = comparable(published)
+    repeated = mine[mine.duplicated(list(KEYS), keep=False)]
+    counts = repeated.groupby(list(KEYS), sort=False).size().reset_index(name="rows")
+    both = mine.drop_duplicates(list(KEYS)).merge(
         comparable(recomputed), on=list(KEYS), how="outer", suffixes=("", "_new"), indicator=True
     )
     only_published = both[both["_merge"] == "left_only"]
@@ -61,6 +80,12 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
     pieces = [
         pd.DataFrame({"section": "", "player": "", "field": missing, "_order": -1}).assign(
             published="(no such column)", recomputed="(column)"
+        ),
+        counts[list(KEYS)].assign(
+            field="player",
+            published=counts["rows"].astype("str") + " rows",
+            recomputed="1 row",
+            _order=-2,
         ),
         only_results[list(KEYS)].assign(
             field="player", published="(missing)", recomputed=only_results["player"], _order=-1
@@ -78,8 +103,8 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
         pieces.append(
             differ[list(KEYS)].assign(
                 field=field,
-                published=differ[field],
-                recomputed=differ[f"{field}_new"],
+                published=differ[f"{field} as written"],
+                recomputed=differ[f"{field} as written_new"],
                 _order=position,
             )
         )
@@ -93,6 +118,19 @@ def verify(
     published: pd.DataFrame,
     rules: Rules | None = None,
     adjustments: Adjustments | None = None,
+    published_name: str = "the published standings",
 ) -> pd.DataFrame:
-    """Every difference between published standings and the recomputed ones (empty: agree)."""
+    """Every difference between published standings and the recomputed ones (empty: agree).
+
+    `published_name` names them in messages (say, their file)."""
+    if "player" not in published.rename(columns=compared).columns:
+        raise InvalidData(
+            [
+                Problem(
+                    published_name,
+                    "has no player column",
+                    hint="give a file written by standings",
+                )
+            ]
+        )
     return differences(published, standings(results, rules, adjustments))

@@ -67,6 +67,12 @@ def listed_problems(problems: list[Problem], limit: int = MAX_LISTED) -> list[st
     return lines
 
 
+class OutOfRange(DuplicateError):
+    """A total would pass what is held exactly: refused, never wrapped or rounded."""
+
+    exit_code = 1
+
+
 class UsageError(DuplicateError):
     """The command was called with options or a rules file that cannot be used."""
 

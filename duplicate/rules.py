@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -16,6 +18,11 @@ DealScope = Literal["round", "event"]
 
 TIE_BREAKS = ("beaten_avg", "rank_counts", "total_seconds", "trimmed_seconds")
 DEFAULT_FACTORS = (Decimal("1"), Decimal("0.7"), Decimal("0.5"), Decimal("0.35"))
+# The most rank points one deal can earn, in cents: totals over any event stay exact.
+MAX_DEAL_CENTS = 10**13
+# Numbers in rule flags and files: ASCII digits, an optional sign and point.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
+_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,8 @@ class Rules:
     sp_min_deals: int = 0
     # Paohuzi (001_*.txt appendix 1): the event's minimum huxi to win (起胡胡息数).
     paohuzi_min_huxi: int = 15
+    # The file the rules were read from, if any: an input no output may replace.
+    source: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.tie_ranking not in ("competition", "dense"):
@@ -47,6 +56,12 @@ class Rules:
             raise UsageError(f"rank_points.base must be a positive integer, not {self.rank_base}")
         if not self.rank_factors or any(f < 0 for f in self.rank_factors):
             raise UsageError("rank_points.factors must be a non-empty list of numbers >= 0")
+        if self.rank_base * 100 * max(Decimal(1), *self.rank_factors) > MAX_DEAL_CENTS:
+            raise UsageError(
+                f"rank points of more than {MAX_DEAL_CENTS // 100:,} for one deal "
+                "(rank_points.base times the largest factor) cannot be totalled exactly; "
+                "choose a smaller base"
+            )
         if self.method not in ("matchpoints", "standard-points"):
             raise UsageError(
                 f"method must be 'matchpoints' or 'standard-points', not {self.method!r}"
@@ -110,13 +125,27 @@ def _decimal_text(value: Decimal) -> str:
 
 
 def _as_decimal(value: Any, where: str) -> Decimal:
+    """A number as written, by the strict grammar: no exponent, nan, hex or underscore."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise UsageError(f"{where}: {value!r} is not a number")
+    text = str(value).strip()
+    if isinstance(value, float) and math.isfinite(value):
+        # Its shortest text: a TOML float 0.7 means the decimal 0.7, not its binary
+        # neighbour; 1e-07 is written out.
+        text = format(Decimal(repr(value)), "f")
+    if not _NUMBER.fullmatch(text):
+        raise UsageError(f"{where}: {value!r} is not a number such as 0.7")
     try:
-        # str() first: a TOML float 0.7 must mean the decimal 0.7, not its binary neighbour.
-        return Decimal(str(value))
+        return Decimal(text)
     except InvalidOperation:
         raise UsageError(f"{where}: {value!r} is not a number") from None
+
+
+def parse_whole(text: str, where: str) -> int:
+    """A whole number as written on a command line: ASCII digits and a sign only."""
+    if not _WHOLE.fullmatch(text.strip()):
+        raise UsageError(f"{where}: {text!r} is not a whole number such as 10000")
+    return int(text)
 
 
 def rules_from_mapping(data: dict[str, Any], source: str = "rules") -> Rules:
@@ -192,14 +221,27 @@ def _table(data: dict[str, Any], name: str, keys: dict[str, str], source: str) -
 def load_rules(path: str | Path) -> Rules:
     """Read a rules TOML file; missing settings keep the spec's defaults."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = _rules_text(Path(path).read_bytes(), str(path))
     except OSError as exc:
         raise UsageError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML: {exc}") from None
-    return rules_from_mapping(data, str(path))
+    return replace(rules_from_mapping(data, str(path)), source=str(path))
+
+
+def _rules_text(data: bytes, path: str) -> str:
+    """A rules file's text: UTF-8 (a BOM allowed), or UTF-16 with its BOM."""
+    try:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return data.decode("utf-16")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(
+            f"{path}: not a text file in UTF-8; save the rules as UTF-8 TOML "
+            "(see `duplicate rules`)"
+        ) from None
 
 
 def parse_factors(text: str) -> tuple[Decimal, ...]:

@@ -5,10 +5,19 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
 from duplicate.cli import app
@@ -132,3 +141,243 @@ def test_verify_shows_published_numbers_as_written(tmp_path: Path) -> None:
     code, out, _ = run("verify", results, published)
     assert code == 1
     assert ",total,1.50," in out
+
+
+def test_seat_bounds_the_repeat_avoiding_search(tmp_path: Path) -> None:
+    out = tmp_path / "seats.csv"
+    code, _, err = run("seat", EVENT, "-k", "7", "-o", out)
+    assert code == 0
+    assert "tables of 7 are too large for the repeat-avoiding search: the snake kept" in err
+    code, _, err = run("seat", EVENT, "-k", "6", "--window", "12", "-o", out)
+    assert code == 2
+    assert "too wide a search" in err
+    code, _, err = run("seat", EVENT, "-k", "9", "--force", "-o", out)
+    assert code == 0, err
+
+
+def with_scores(tmp_path: Path, values: dict[int, object], name: str = "scores.csv") -> Path:
+    frame = pd.read_csv(one_round(tmp_path), dtype=str)
+    for row, value in values.items():
+        frame.loc[row, "score"] = value
+    path = tmp_path / name
+    if name.endswith(".parquet"):
+        frame.to_parquet(path, index=False)
+    else:
+        frame.to_csv(path, index=False)
+    return path
+
+
+def test_penalties_too_large_to_total_are_refused(tmp_path: Path) -> None:
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text(
+        "round,deal,player,kind,value,reason\n"
+        "1,1,P17,penalty,50000000000000000,late\n1,2,P17,penalty,50000000000000000,late\n"
+    )
+    code, _, err = run("standings", one_round(tmp_path), "--adjustments", adjustments)
+    assert code == 1
+    assert "'50000000000000000' is not a number >= 0 of at most 11 digits" in err
+
+
+def test_penalties_are_taken_exactly(tmp_path: Path) -> None:
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text(
+        "round,deal,player,kind,value,reason\n1,1,P17,penalty,99999999999.99,x\n"
+    )
+    code, out, err = run("standings", one_round(tmp_path), "--adjustments", adjustments)
+    assert code == 0, err
+    row = pd.read_csv(io.StringIO(out), dtype=str).set_index("player").loc["P17"]
+    assert row["penalty"] == "99999999999.99"
+
+
+def test_a_header_only_adjustments_file_changes_nothing(tmp_path: Path) -> None:
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text("round,deal,player,kind,value,reason\n")
+    results = one_round(tmp_path)
+    assert run("standings", results, "--adjustments", adjustments)[:2] == (
+        0,
+        run("standings", results)[1],
+    )
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "fragment"),
+    [
+        ("--rank-base", "4e16", "not a whole number"),
+        ("--rank-base", "1_000", "not a whole number"),
+        ("--rank-base", "１０", "not a whole number"),
+        ("--rank-base", "40000000000000000", "cannot be totalled exactly"),
+        ("--rank-factors", "nan", "not a number such as 0.7"),
+        ("--rank-factors", "1,0x1", "not a number such as 0.7"),
+        ("--rank-factors", "1e3", "not a number such as 0.7"),
+        ("--rank-factors", "1,inf", "not a number such as 0.7"),
+    ],
+)
+def test_rule_flags_take_plain_numbers_only(
+    tmp_path: Path, flag: str, value: str, fragment: str
+) -> None:
+    code, _, err = run("standings", one_round(tmp_path), flag, value)
+    assert code == 2
+    assert fragment in err
+
+
+@pytest.mark.parametrize(
+    ("data", "accepted"),
+    [
+        (b"\xef\xbb\xbftie_ranking = 'dense'\n", True),
+        ("tie_ranking = 'dense'\n".encode("utf-16"), True),
+        (bytes(range(256)) * 3, False),
+        ("tie_ranking = 'dense'\n".encode("utf-16-le"), False),
+        (b"[rank_points]\nfactors = [1.0, nan]\n", False),
+    ],
+)
+def test_rules_files_in_any_encoding_are_read_or_refused(
+    tmp_path: Path, data: bytes, accepted: bool
+) -> None:
+    rules = tmp_path / "event.rules.toml"
+    rules.write_bytes(data)
+    code, _, err = run("standings", one_round(tmp_path), "--rules", rules)
+    assert code == (0 if accepted else 2), err
+    assert "Traceback" not in err
+    assert "defect" not in err
+
+
+@pytest.mark.parametrize(
+    ("value", "fragment"),
+    [
+        ("8705559159.4014501", "has 7 decimals; at most 6 are held exactly"),
+        ("99999999999999999", "is too large to hold exactly"),
+        ("0x10", "is not a number"),
+        ("1_0", "is not a number"),
+        ("１０", "is not a number"),
+    ],
+)
+def test_scores_are_held_exactly_or_refused_with_the_reason(
+    tmp_path: Path, value: str, fragment: str
+) -> None:
+    code, _, err = run("score", with_scores(tmp_path, {0: value}))
+    assert code == 1
+    assert f"'{value}' {fragment}" in err
+
+
+def test_close_decimals_do_not_tie(tmp_path: Path) -> None:
+    path = with_scores(tmp_path, {0: "8705559159.401450", 4: "8705559159.401449"})
+    code, out, _ = run("score", path)
+    assert code == 0
+    scored = pd.read_csv(io.StringIO(out), dtype=str)
+    assert set(scored["score"]) >= {"8705559159.401450", "8705559159.401449"}
+    mp = scored.set_index("score")["mp"].astype(int)
+    assert mp["8705559159.401450"] == mp["8705559159.401449"] + 2
+
+
+def test_parquet_floats_and_large_integers(tmp_path: Path) -> None:
+    frame = pd.read_csv(one_round(tmp_path))
+    frame["score"] = frame["score"].astype(float)
+    frame.loc[0, "score"] = 0.00005
+    path = tmp_path / "floats.parquet"
+    frame.to_parquet(path, index=False)
+    assert run("score", path)[0] == 0
+    frame.loc[0, "score"] = 3.3000000000000003
+    frame.to_parquet(path, index=False)
+    code, _, err = run("score", path)
+    assert code == 1
+    assert "has 16 decimals" in err
+    table = pa.Table.from_pandas(frame.drop(columns="score"), preserve_index=False)
+    table = table.append_column("score", pa.array([2**63 + 5] * len(frame), pa.uint64()))
+    pq.write_table(table, path)
+    code, _, err = run("score", path)
+    assert code == 1
+    assert "9223372036854775813 is too large to hold exactly" in err
+
+
+def test_a_column_whose_total_could_overflow_is_refused(tmp_path: Path) -> None:
+    frame = pd.read_csv(one_round(tmp_path))
+    frame["seconds"] = 2**52
+    path = tmp_path / "times.parquet"
+    pd.concat([frame] * 2).assign(round=np.repeat([1, 2], len(frame))).to_parquet(path, index=False)
+    code, _, err = run("standings", path)
+    assert code == 1
+    assert "column 'seconds': the values add up past" in err
+
+
+def test_no_output_replaces_the_rules_file(tmp_path: Path) -> None:
+    rules = tmp_path / "event.rules.toml"
+    rules.write_text("# the event's own notes\ntie_ranking = 'dense'\n")
+    before = rules.read_bytes()
+    for args in (
+        ["score", one_round(tmp_path), "-o", tmp_path / "event.csv"],
+        ["standings", one_round(tmp_path), "-o", rules],
+        ["standings", one_round(tmp_path), "--manifest", rules, "-o", tmp_path / "s.json"],
+        ["seat", one_round(tmp_path), "-o", tmp_path / "event.csv"],
+    ):
+        code, _, err = run(*args, "--rules", rules)
+        assert code == 2, err
+        assert "is an input file" in err
+        assert rules.read_bytes() == before
+        assert not (tmp_path / "event.csv").exists()
+
+
+def test_an_output_and_its_sidecar_arrive_together_or_not_at_all(tmp_path: Path) -> None:
+    (tmp_path / "out.rules.toml").mkdir()
+    code, _, err = run("score", one_round(tmp_path), "-o", tmp_path / "out.csv")
+    assert code == 3
+    assert "out.rules.toml: cannot write" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.rules.toml", "round1.csv"]
+
+
+def test_outputs_follow_the_umask(tmp_path: Path) -> None:
+    previous = os.umask(0o022)
+    try:
+        assert run("score", one_round(tmp_path), "-o", tmp_path / "out.csv")[0] == 0
+        assert run("report", one_round(tmp_path), "-o", tmp_path / "site")[0] == 0
+    finally:
+        os.umask(previous)
+    if os.name == "posix":
+        for name, mode in [("out.csv", 0o644), ("out.rules.toml", 0o644), ("site", 0o755)]:
+            assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name
+
+
+def test_a_report_into_the_current_folder_is_refused_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results = one_round(tmp_path)
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.chdir(site)
+    code, _, err = run("report", results, "-o", ".")
+    assert code == 2
+    assert "current folder" in err
+    assert list(site.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["round1.csv", "site"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name != "posix", reason="SIGTERM is a POSIX signal")
+def test_sigterm_while_writing_leaves_no_file_behind(tmp_path: Path) -> None:
+    n = 2_000_000
+    rng = np.random.default_rng(1)
+    results = tmp_path / "big.parquet"
+    pd.DataFrame(
+        {
+            "deal": np.arange(n) // 1000 % 20,
+            "table": np.arange(n) // 4 % 250,
+            "seat": np.arange(n) % 4,
+            "round": np.arange(n) // 20_000 + 1,
+            "player": (np.arange(n) % 1000),
+            "score": rng.integers(-50, 50, n),
+        }
+    ).to_parquet(results)
+    out = tmp_path / "out.csv"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "duplicate", "score", str(results), "-o", str(out)],
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".out.csv.*.tmp")) and process.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    process.send_signal(signal.SIGTERM)
+    process.communicate(timeout=60)
+    if process.returncode == 0:
+        pytest.skip("the run finished before the signal arrived")
+    assert process.returncode == 128 + signal.SIGTERM
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.parquet"]

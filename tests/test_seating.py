@@ -166,7 +166,9 @@ def test_seat_command(tmp_path: Path) -> None:
         (["seat", "--round", "1", "--seed", "1"], "give the players file and a seed"),
         (["seat", "--players", "{players}", "--round", "1"], "needs --seed"),
         (["seat"], "give the RESULTS so far"),
-        (["seat", "{spec}", "-k", "1"], "at least 2 seats"),
+        (["seat", "{spec}", "-k", "1"], "a table seats 2 to 8 players"),
+        (["seat", "{spec}", "-k", "0"], "a table seats 2 to 8 players"),
+        (["seat", "{spec}", "-k", "9"], "--force for larger tables"),
     ],
 )
 def test_seat_usage_errors(args: list[str], fragment: str, tmp_path: Path) -> None:

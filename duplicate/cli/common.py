@@ -9,6 +9,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
     from duplicate.model.adjustments import Adjustments
     from duplicate.model.results import Results
+    from duplicate.rules import Rules
 
 # Exit code for a defect in this program, as opposed to a problem with the input
 # (BSD sysexits EX_SOFTWARE).
@@ -197,10 +199,18 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def refuse_overwriting_inputs(output: str | None, inputs: list[str]) -> None:
-    """Never let an output replace an input file."""
+def input_files(*names: str | Path | None, rules: Rules | None = None) -> list[str]:
+    """The files a command reads (the rules file included): no output may replace one."""
+    files = [*names, rules.source if rules is not None else None]
+    return [str(name) for name in files if name is not None]
+
+
+def refuse_overwriting_inputs(
+    output: str | None, inputs: list[str], what: str = "--output"
+) -> None:
+    """Never let an output replace an input file (`what` names the output in messages)."""
     if output is None or output == "-" or not os.path.exists(output):
         return
     for name in inputs:
         if name != "-" and os.path.exists(name) and os.path.samefile(output, name):
-            raise UsageError(f"--output {output} is an input file; choose another name")
+            raise UsageError(f"{what} {output} is an input file; choose another name")

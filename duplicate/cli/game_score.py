@@ -11,6 +11,7 @@ from duplicate.cli.common import (
     EncodingOpt,
     FormatOpt,
     OutputOpt,
+    input_files,
     refuse_overwriting_inputs,
     reports_errors,
 )
@@ -66,14 +67,14 @@ def game_score(
     results = parse_results(
         table, source_name(raw), first_row, rules.deal_scope, score_required=False
     )
-    refuse_overwriting_inputs(manifest, [raw])
+    refuse_overwriting_inputs(manifest, input_files(raw, rules=rules), "--manifest")
     written = emit(
         scored_raw(results, table, game.value, rules),
         output=output,
         fmt=fmt,
         rules=rules,
         kind="results",
-        inputs=[raw],
+        inputs=input_files(raw, rules=rules),
     )
     if manifest is not None:
         records = [input_record("raw", raw, len(table))]

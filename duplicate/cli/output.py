@@ -58,7 +58,9 @@ def emit(
         write_stdout(data)
         return [Written.of("-", chosen, data, rows)]
     if chosen == "csv":
-        refuse_overwriting_inputs(str(rules_sidecar(output)), inputs)
+        refuse_overwriting_inputs(
+            str(rules_sidecar(output)), inputs, f"the rules written beside {output},"
+        )
     written = write_table(
         table, output, rules, kind, fmt=chosen, notes=notes, threads=encoding_threads()
     )

@@ -36,9 +36,18 @@ M_ARENA_MAX = -8
 
 def guard_signals() -> None:
     """`duplicate score x.csv | head` ends quietly when head closes the pipe, as Unix
-    programs do (no SIGPIPE on Windows: there a closed pipe is an I/O error, exit 3)."""
+    programs do (no SIGPIPE on Windows: there a closed pipe is an I/O error, exit 3).
+
+    SIGTERM (a job stopped by a scheduler or `kill`) ends the command the way Ctrl-C
+    does: by unwinding, so that a file being written is removed, never left half done.
+    """
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def tune() -> None:

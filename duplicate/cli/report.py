@@ -12,6 +12,7 @@ from duplicate.cli.common import (
     AdjustmentsOpt,
     EncodingOpt,
     ResultsArg,
+    input_files,
     read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
@@ -61,9 +62,9 @@ def report(
     from duplicate.report.data import report_data
     from duplicate.report.pages import build_site
 
-    inputs = [results] + ([adjustments] if adjustments else [])
+    inputs = input_files(results, adjustments, rules=rules)
     refuse_overwriting_inputs(output, inputs)
-    refuse_overwriting_inputs(manifest, inputs)
+    refuse_overwriting_inputs(manifest, inputs, "--manifest")
     with working(f"reading {results}"):
         data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     with working("building the report"):

@@ -15,6 +15,7 @@ from duplicate.cli.common import (
     OutputOpt,
     ResultsArg,
     SchedulerOpt,
+    input_files,
     read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
@@ -69,8 +70,8 @@ def result_table_command(
             with working(f"computing {kind}"):
                 table = run(data, rules, corrections)
             rows = len(data.frame)
-        inputs = [results] + ([adjustments] if adjustments else [])
-        refuse_overwriting_inputs(manifest, inputs)
+        inputs = input_files(results, adjustments, rules=rules)
+        refuse_overwriting_inputs(manifest, inputs, "--manifest")
         written = emit(table, output=output, fmt=fmt, rules=rules, kind=kind, inputs=inputs)
         if manifest is not None:
             write_manifest(

@@ -24,6 +24,7 @@ from duplicate.rules import (
     TieRanking,
     load_rules,
     parse_factors,
+    parse_whole,
     with_overrides,
 )
 
@@ -63,7 +64,7 @@ RULES_OPTIONS: dict[str, Any] = {
         ),
     ],
     "rank_base": Annotated[
-        int | None,
+        str | None,
         typer.Option("--rank-base", help="Rank points for a factor of 1. Default 10000."),
     ],
     "method": Annotated[
@@ -81,7 +82,7 @@ def effective_rules(
     tie_ranking: StrEnum | None = None,
     deal_scope: StrEnum | None = None,
     rank_factors: str | None = None,
-    rank_base: int | None = None,
+    rank_base: str | None = None,
     method: StrEnum | None = None,
 ) -> Rules:
     """The rules file (or the spec's defaults) with the flags applied on top."""
@@ -92,7 +93,7 @@ def effective_rules(
         tie_ranking=tie_ranking.value if tie_ranking else None,
         deal_scope=deal_scope.value if deal_scope else None,
         rank_factors=parse_factors(rank_factors) if rank_factors else None,
-        rank_base=rank_base,
+        rank_base=parse_whole(rank_base, "--rank-base") if rank_base is not None else None,
     )
 
 

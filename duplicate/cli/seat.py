@@ -14,6 +14,7 @@ from duplicate.cli.common import (
     FormatOpt,
     OutputOpt,
     SeatingOrder,
+    input_files,
     read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
@@ -24,6 +25,10 @@ from duplicate.cli.output import emit
 from duplicate.cli.rules_options import rules_options
 from duplicate.errors import UsageError
 from duplicate.rules import Rules
+
+# The largest table of the games scored (Dou Dizhu 3, Big Two 4, mahjong and
+# Paohuzi up to 4, some card games 6 to 8); beyond it a typo is likelier than a game.
+MAX_TABLE_SIZE = 8
 
 
 def register(app: typer.Typer) -> None:
@@ -86,6 +91,10 @@ def seat(
     manifest: ManifestOpt = None,
     fmt: FormatOpt = None,
     encoding: EncodingOpt = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help=f"Allow tables of more than {MAX_TABLE_SIZE} seats."),
+    ] = False,
     *,
     rules: Rules,
 ) -> None:
@@ -100,6 +109,11 @@ def seat(
     from duplicate.seating.next_round import seat_next_round
     from duplicate.seating.players import parse_players
 
+    if not 2 <= table_size <= MAX_TABLE_SIZE and not (force and table_size > MAX_TABLE_SIZE):
+        raise UsageError(
+            f"-k {table_size}: a table seats 2 to {MAX_TABLE_SIZE} players "
+            f"(--force for larger tables)"
+        )
     # Rows read from each side file, for the manifest.
     side_rows: dict[str, tuple[str, int]] = {}
     pairs = None
@@ -145,11 +159,11 @@ def seat(
         versus_robots=versus_robots,
         adjustments=corrections,
     )
-    inputs = [str(p) for p in (results, players, partners, adjustments) if p is not None]
+    inputs = input_files(results, players, partners, adjustments, rules=rules)
     for report in seating.reports:
         stderr.print(str(report))
     notes = {"seed": str(seed)} if round_no == 1 else {}
-    refuse_overwriting_inputs(manifest, inputs)
+    refuse_overwriting_inputs(manifest, inputs, "--manifest")
     written = emit(
         seating.frame,
         output=output,

@@ -12,6 +12,7 @@ and what was written, for a run manifest.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ import pyarrow as pa
 
 from duplicate import __version__
 from duplicate.errors import UsageError
-from duplicate.io.write import atomic_path, encode, format_for, write_atomic, write_parquet
+from duplicate.io.write import atomic_path, encode, format_for, write_parquet
 from duplicate.rules import Rules
 from duplicate.scoring.score_table import ScoreBatches
 
@@ -95,19 +96,25 @@ def write_table(
     if path == "-":
         raise UsageError("write_table writes files; '-' is for the command line")
     chosen = format_for(path, fmt)
-    if chosen == "parquet" and isinstance(table, ScoreBatches):
-        with atomic_path(path) as temp:
+    with contextlib.ExitStack() as together:
+        # Both files are written in full before either is put in place, the sidecar
+        # first: a failure on either leaves neither.
+        temp = together.enter_context(atomic_path(path))
+        written = []
+        if chosen == "csv":
+            comments = "".join(
+                f"# {key}: {value}\n" for key, value in sorted((notes or {}).items())
+            )
+            rules_text = (comments + rules.to_toml()).encode("utf-8")
+            sidecar = rules_sidecar(path)
+            together.enter_context(atomic_path(sidecar)).write_bytes(rules_text)
+            written.append(Written.of(str(sidecar), "toml", rules_text, None))
+        if chosen == "parquet" and isinstance(table, ScoreBatches):
             meta = metadata(rules, notes)
             rows = write_parquet(str(temp), table.tables(), table.nullable, meta, threads)
-        written = [Written(path, "parquet", rows)]
-    else:
-        data, rows = table_bytes(table, chosen, rules, kind, notes, threads)
-        write_atomic(path, data)
-        written = [Written.of(path, chosen, data, rows)]
-    if chosen == "csv":
-        comments = "".join(f"# {key}: {value}\n" for key, value in sorted((notes or {}).items()))
-        rules_text = (comments + rules.to_toml()).encode("utf-8")
-        sidecar = rules_sidecar(path)
-        write_atomic(sidecar, rules_text)
-        written.append(Written.of(str(sidecar), "toml", rules_text, None))
+            written.insert(0, Written(path, "parquet", rows))
+        else:
+            data, rows = table_bytes(table, chosen, rules, kind, notes, threads)
+            temp.write_bytes(data)
+            written.insert(0, Written.of(path, chosen, data, rows))
     return written

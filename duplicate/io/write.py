@@ -335,6 +335,8 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or "."
         )
         os.close(handle)
+        # mkstemp makes it private (0600): the output gets what the user's umask gives.
+        os.chmod(name, 0o666 & ~_umask())
     except OSError as exc:
         raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     temp = Path(name)
@@ -349,6 +351,13 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         raise
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it, then setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 REPORT_MARKER = ".duplicate-report"
 
 
@@ -358,7 +367,12 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
     An existing `target` is replaced only when it is empty or an earlier report (it
     holds the marker file); anything else is refused, so no other folder is lost.
     """
-    target = Path(target)
+    target = Path(target).absolute()
+    if Path.cwd().resolve().is_relative_to(target.resolve()):
+        raise UsageError(
+            f"{target} is the current folder or holds it, and cannot be replaced; "
+            "give a new folder name such as site"
+        )
     if target.exists():
         if not target.is_dir():
             raise UsageError(f"{target} exists and is not a folder; choose another name")
@@ -369,6 +383,7 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
     parent = target.parent if str(target.parent) else Path(".")
     try:
         building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+        os.chmod(building, 0o777 & ~_umask())
     except OSError as exc:
         raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:

@@ -21,12 +21,14 @@ import numpy.typing as npt
 import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
+from duplicate.model.codes import sum_by
 from duplicate.model.columns import header_map
 from duplicate.model.exact import IntArray
 from duplicate.model.results import Results
 
 KINDS = ("mp_pct", "penalty", "void")
-_CENTS = r"[0-9]+(?:\.[0-9]{1,2})?"
+# Up to 10**11 points (10**13 cents, the most a deal can earn: rules.MAX_DEAL_CENTS).
+_CENTS = r"[0-9]{1,11}(?:\.[0-9]{1,2})?"
 
 
 @dataclass(frozen=True)
@@ -103,23 +105,28 @@ def parse_adjustments(
     flag(
         valued & ~frame["value"].str.fullmatch(_CENTS),
         "value",
-        "{value!r} is not a number >= 0 with at most 2 decimals",
+        "{value!r} is not a number >= 0 of at most 11 digits and 2 decimals",
         "mp_pct takes 0 to 100, penalty the points deducted",
     )
-    cents = pd.to_numeric(
-        frame["value"].where(valued & frame["value"].str.fullmatch(_CENTS)), errors="coerce"
-    )
+    cents = _cents(frame["value"].where(valued & frame["value"].str.fullmatch(_CENTS), "0"))
     flag(
-        (frame["kind"] == "mp_pct") & (cents > 100),
+        (frame["kind"] == "mp_pct") & (cents > 100 * 100),
         "value",
         "MP% {value} is over 100",
         "an assigned MP% is 0 to 100",
     )
     if problems:
         raise InvalidData(problems)
-    frame["cents"] = (cents.fillna(0) * 100).round().astype("int64")
+    frame["cents"] = cents
     frame["round"] = frame["round"].astype("int64")
     return Adjustments(frame.drop(columns="value"), source)
+
+
+def _cents(values: pd.Series) -> pd.Series:
+    """Text such as 12.5 as whole cents (1250), exactly: no float on the way."""
+    whole = values.str.extract(r"^([0-9]+)", expand=False).fillna("0").astype("int64")
+    fraction = values.str.extract(r"\.([0-9]*)$", expand=False).fillna("")
+    return whole * 100 + fraction.str.ljust(2, "0").astype("int64")
 
 
 def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustments:
@@ -155,17 +162,16 @@ def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustme
     n = len(frame)
     assigned = np.full(n, -1, dtype=np.int64)
     void = np.zeros(n, dtype=bool)
-    penalty = np.zeros(n, dtype=np.int64)
     at = matched["at"].to_numpy()
     kind = matched["kind"].to_numpy()
     cents = matched["cents"].to_numpy()
     assigned[at[kind == "mp_pct"]] = cents[kind == "mp_pct"]
     void[at[kind == "void"]] = True
-    np.add.at(penalty, at[kind == "penalty"], cents[kind == "penalty"])
-    shown = np.where(
-        kind == "void", "", " " + pd.Series(cents / 100).map("{:.2f}".format).to_numpy()
-    )
-    text = pd.Series(kind + shown + ": " + matched["reason"].to_numpy())
+    penalty = sum_by(at[kind == "penalty"], cents[kind == "penalty"], n)
+    whole = matched["cents"] // 100
+    value = " " + whole.astype("str") + "." + (matched["cents"] % 100).astype("str").str.zfill(2)
+    shown = value.where(matched["kind"] != "void", "")
+    text = matched["kind"] + shown + ": " + matched["reason"]
     notes = text.groupby(at).agg("; ".join)
     note = np.full(n, "", dtype=object)
     note[notes.index.to_numpy()] = notes.to_numpy()

@@ -9,7 +9,10 @@ decimal a person sees for them.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, cast
 
 import numpy as np
@@ -23,6 +26,9 @@ MAX_DECIMALS = 6
 # Held values stay below this: exact through every later step, float64 included.
 MAX_UNITS = 2**53
 DECIMAL_GRAMMAR = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$"
+# The sum of a column's |units| stays below this: every total of its values (a player's,
+# a table's, a comparison group's) is then exact in int64, with room for a difference.
+MAX_COLUMN_SUM = 2**61
 # Digits Arrow may cast to int64 without overflow.
 MAX_DIGITS = 18
 _POWERS = 10 ** np.arange(MAX_DECIMALS + 1, dtype=np.int64)
@@ -57,6 +63,41 @@ def decimal_units(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> U
         return _all_bad(len(array))
     # Text, and Arrow decimals (Parquet DECIMAL) through their exact text.
     return _from_text(array.cast(pa.large_string()))
+
+
+def refusal(value: object) -> str | None:
+    """Why a cell that reads as a number was refused: too many decimals, or too large
+    to hold exactly. None when it is no number at all (or is held).
+
+    For messages only: called on the few cells shown, never on a whole column.
+    """
+    if isinstance(value, bool) or _missing(value):
+        return None
+    if isinstance(value, float | np.floating):
+        if not math.isfinite(value):
+            return None
+        number = Decimal(repr(float(value)))
+    elif isinstance(value, int | np.integer):
+        number = Decimal(int(value))
+    else:
+        text = str(value).strip()
+        if not re.fullmatch(DECIMAL_GRAMMAR, text):
+            return None
+        number = Decimal(text.rstrip(".") or "0")
+    places = max(0, -int(number.as_tuple().exponent))
+    if places > MAX_DECIMALS:
+        return f"has {places} decimals; at most {MAX_DECIMALS} are held exactly"
+    if abs(number.scaleb(places)) >= MAX_UNITS:
+        return f"is too large to hold exactly (at most {MAX_UNITS - 1} without its point)"
+    return None
+
+
+def column_sum_too_large(units: IntArray) -> bool:
+    """Whether the column's |units| add up to MAX_COLUMN_SUM or more (see there).
+
+    Summed as floats: a far smaller error than the margin to int64's end.
+    """
+    return bool(len(units)) and float(np.abs(units, dtype=np.float64).sum()) >= MAX_COLUMN_SUM
 
 
 def _arrow(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> pa.Array[Any]:

@@ -20,7 +20,13 @@ from duplicate.model.codes import (
 )
 from duplicate.model.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.model.exact import CodeArray, IntArray
-from duplicate.model.numbers import Units, decimal_units
+from duplicate.model.numbers import (
+    MAX_COLUMN_SUM,
+    Units,
+    column_sum_too_large,
+    decimal_units,
+    refusal,
+)
 from duplicate.model.validation import structural_problems
 
 _INTEGER_TEXT = r"-?(?:0|[1-9][0-9]{0,17})"
@@ -201,7 +207,7 @@ class _Cells:
         listed, rest = at[:MAX_LISTED], at[MAX_LISTED:]
         values = self.column(name).iloc[listed].to_numpy(dtype=object)
         for i, value in zip(listed, values, strict=True):
-            shown = "empty" if _blank(value) else f"{value!r} {what}"
+            shown = "empty" if _blank(value) else f"{value!r} {refusal(value) or what}"
             self.problems.append(Problem(self.source, shown, (int(self.rows[i]),), name, hint))
         if len(rest):
             self.problems.append(
@@ -255,6 +261,16 @@ class _Cells:
         if non_negative and int(held.units.min()) < 0:
             bad = bad | (held.units < 0)
         self.flag(name, bad, what, hint)
+        if column_sum_too_large(held.units):
+            self.problems.append(
+                Problem(
+                    self.source,
+                    f"the values add up past {MAX_COLUMN_SUM:,} (without their points): "
+                    "totals could not be held exactly",
+                    column=name,
+                    hint="check the column for values far too large",
+                )
+            )
         self.done(name)
         return held
 

@@ -25,6 +25,7 @@ from duplicate.seating.swiss import (
     byes_from_results,
     history_from_results,
     random_order,
+    require_table_size,
     seat_field,
 )
 
@@ -61,6 +62,7 @@ def seat_next_round(
     with robots (see formats.py).
     """
     rules = rules or Rules()
+    require_table_size(table_size)
     if partners is not None and versus_robots:
         raise UsageError("a pairs event has no robot tables; give --partners or --versus-robots")
 

@@ -122,6 +122,17 @@ def template_count(k: int, s: int) -> int:
     )
 
 
+# Moves of one table (templates) the search may build: their pairs take memory in
+# proportion (at K = 6 and S = K, 105,000 moves, about 0.4 s and 200 MB).
+MAX_SEARCH_TEMPLATES = 150_000
+
+
+def search_fits(k: int, window: int) -> bool:
+    """Whether the search over `window` ranks for tables of `k` is bounded in time and
+    memory (MAX_SEARCH_TEMPLATES); for tables of 7 or more even the narrowest is not."""
+    return template_count(k, window) <= MAX_SEARCH_TEMPLATES
+
+
 def default_window(k: int, n_tables: int = 1) -> int:
     """The widest window, up to 2K ranks, whose moves stay few enough to be fast."""
     window = k

@@ -19,7 +19,13 @@ import pandas as pd
 from duplicate.errors import UsageError
 from duplicate.model.exact import IntArray
 from duplicate.model.robots import ROBOT_PREFIX, is_robot
-from duplicate.seating.rematch import assign_tables, balance_seats, pair_keys, repeats_in
+from duplicate.seating.rematch import (
+    assign_tables,
+    balance_seats,
+    pair_keys,
+    repeats_in,
+    search_fits,
+)
 
 SEATING_COLUMNS = ("section", "round", "table", "seat", "player", "bye")
 PAIR_TABLE = 4
@@ -28,10 +34,14 @@ Order = Literal["snake", "straight"]
 Fill = Literal["robot", "bye"]
 
 
-def table_positions(n: int, k: int, order: Order = "snake") -> tuple[IntArray, IntArray]:
-    """(table from 1, seat from 0) for the i-th player in order, i = 0..n-1."""
+def require_table_size(k: int) -> None:
     if k < 2:
         raise UsageError(f"a table needs at least 2 seats, not {k}")
+
+
+def table_positions(n: int, k: int, order: Order = "snake") -> tuple[IntArray, IntArray]:
+    """(table from 1, seat from 0) for the i-th player in order, i = 0..n-1."""
+    require_table_size(k)
     i = np.arange(n, dtype=np.int64)
     table, position = np.divmod(i, k)
     if order == "snake":
@@ -82,6 +92,8 @@ class SeatingReport:
     repeats_left: int
     players_moved: int
     largest_move: int
+    # Why the seating kept the rule order when asked to avoid repeats ("" if it did not).
+    note: str = ""
 
     def __str__(self) -> str:
         where = f"section {self.section!r} " if self.section else ""
@@ -96,7 +108,7 @@ class SeatingReport:
                 f" (rule order: {self.repeats_in_rule_order}); {self.players_moved} players "
                 f"moved off their snake table, by at most {self.largest_move}"
             )
-        return text
+        return f"{text}; {self.note}" if self.note else text
 
 
 def history_from_results(frame: pd.DataFrame) -> History:
@@ -158,7 +170,15 @@ def seat_field(
     met = _met_keys(history, players) if history is not None else np.zeros(0, np.int64)
     rule_repeats = int(repeats_in(_rank_rows(table, codes, k), met, len(players)).sum())
     moved = np.zeros(len(players), dtype=np.int64)
-    if avoid_repeats and history is not None and len(players):
+    note = ""
+    if avoid_repeats and history is not None and not search_fits(k, window or k):
+        if window is not None:
+            raise UsageError(
+                f"--window {window} with tables of {k} is too wide a search to bound; "
+                "choose a smaller window"
+            )
+        note = f"tables of {k} are too large for the repeat-avoiding search: the snake kept"
+    elif avoid_repeats and history is not None and len(players):
         best = assign_tables(codes, k, met, len(players), window)
         moved = np.abs(best - (table - 1))
         table = best + 1
@@ -183,6 +203,7 @@ def seat_field(
         repeats_left=int(repeats_in(_rank_rows(table, codes, k), met, len(players)).sum()),
         players_moved=int((moved > 0).sum()),
         largest_move=int(moved.max(initial=0)),
+        note=note,
     )
     seated = pd.DataFrame(
         {

@@ -9,7 +9,7 @@ MINIMUM := .venv-minimum
 # click 8.5 deprecates names that typer's early releases import: a warning, not a defect.
 MINIMUM_WARNINGS := -W "ignore:'click.utils.get_:DeprecationWarning"
 
-.PHONY: run test lint types unit minimum browser bench golden sample clean
+.PHONY: run test lint types unit minimum browser bench fuzz golden sample clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,11 @@ REPEAT ?= 3
 bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet duckdb  # for comparison only; not a dependency
 	$(BIN)/python tests/bench/bench_score.py --rows $(ROWS) --repeat $(REPEAT)
+
+## fuzz: the hostile-input suite with many more examples than `make test` runs (FUZZ_EXAMPLES=2000)
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(DEV_INSTALLED)
+	DUPLICATE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 
 ## golden: rewrite the expected outputs in tests/golden on purpose, then review the diff
 golden: $(INSTALLED)

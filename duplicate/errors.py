@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Problems listed one by one; the rest are counted by kind (see listed_problems).
-MAX_LISTED = 50
+from duplicate.limits import MAX_LISTED
 
 
 class DuplicateError(Exception):

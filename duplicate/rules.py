@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from duplicate.errors import UsageError
+from duplicate.limits import MAX_DEAL_CENTS
 
 TieRanking = Literal["competition", "dense"]
 Method = Literal["matchpoints", "standard-points"]
@@ -18,8 +19,6 @@ DealScope = Literal["round", "event"]
 
 TIE_BREAKS = ("beaten_avg", "rank_counts", "total_seconds", "trimmed_seconds")
 DEFAULT_FACTORS = (Decimal("1"), Decimal("0.7"), Decimal("0.5"), Decimal("0.35"))
-# The most rank points one deal can earn, in cents: totals over any event stay exact.
-MAX_DEAL_CENTS = 10**13
 # Numbers in rule flags and files: ASCII digits, an optional sign and point.
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
 _WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)

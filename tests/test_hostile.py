@@ -175,18 +175,16 @@ def test_penalties_too_large_to_total_are_refused(tmp_path: Path) -> None:
     )
     code, _, err = run("standings", one_round(tmp_path), "--adjustments", adjustments)
     assert code == 1
-    assert "'50000000000000000' is not a number >= 0 of at most 11 digits" in err
+    assert "'50000000000000000' is not a number >= 0 of at most 9 digits" in err
 
 
 def test_penalties_are_taken_exactly(tmp_path: Path) -> None:
     adjustments = tmp_path / "adjustments.csv"
-    adjustments.write_text(
-        "round,deal,player,kind,value,reason\n1,1,P17,penalty,99999999999.99,x\n"
-    )
+    adjustments.write_text("round,deal,player,kind,value,reason\n1,1,P17,penalty,999999999.99,x\n")
     code, out, err = run("standings", one_round(tmp_path), "--adjustments", adjustments)
     assert code == 0, err
     row = pd.read_csv(io.StringIO(out), dtype=str).set_index("player").loc["P17"]
-    assert row["penalty"] == "99999999999.99"
+    assert row["penalty"] == "999999999.99"
 
 
 def test_a_header_only_adjustments_file_changes_nothing(tmp_path: Path) -> None:
@@ -381,3 +379,103 @@ def test_sigterm_while_writing_leaves_no_file_behind(tmp_path: Path) -> None:
         pytest.skip("the run finished before the signal arrived")
     assert process.returncode == 128 + signal.SIGTERM
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.parquet"]
+
+
+def chinese_round(tmp_path: Path) -> pd.DataFrame:
+    frame = pd.read_csv(one_round(tmp_path), dtype=str)
+    first = sorted(frame["player"].unique())[:4]
+    names = dict(zip(first, ["張三豐", "王小明", "李四", "陳大文"], strict=True))
+    frame["player"] = frame["player"].replace(names)
+    return frame
+
+
+def test_big5_is_never_read_as_gb18030(tmp_path: Path) -> None:
+    frame = chinese_round(tmp_path)
+    path = tmp_path / "big5.csv"
+    frame.to_csv(path, index=False, encoding="big5")
+    code, _, err = run("score", path)
+    assert code == 1
+    assert "looks like Big5" in err
+    assert "--encoding big5" in err
+    code, out, _ = run("standings", path, "--encoding", "big5")
+    assert code == 0
+    assert "張三豐" in out
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "gb18030"])
+def test_chinese_text_in_the_usual_encodings_is_read(tmp_path: Path, encoding: str) -> None:
+    frame = chinese_round(tmp_path).replace({"張三豐": "郭涛", "陳大文": "锄大地"})
+    path = tmp_path / "names.csv"
+    frame.to_csv(path, index=False, encoding=encoding)
+    code, out, err = run("standings", path)
+    assert code == 0, err
+    assert "郭涛" in out
+    assert "锄大地" in out
+
+
+def test_utf16_without_its_bom_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "utf16.csv"
+    path.write_bytes(one_round(tmp_path).read_text().encode("utf-16-le"))
+    code, _, err = run("validate", path)
+    assert code == 1
+    assert "holds NUL bytes" in err
+
+
+@pytest.mark.parametrize("name", ["big2_event.csv", "big2_event.parquet"])
+def test_inputs_past_the_row_limit_are_refused_before_parsing(name: str) -> None:
+    code, _, err = run("--max-rows", "1000", "standings", SAMPLE / name)
+    assert code == 1
+    assert "more than the 1,000 rows read at once" in err
+    assert "--max-rows" in err
+    assert run("--max-rows", "1152", "standings", SAMPLE / name)[0] == 0
+    assert run("--max-rows", "0", "standings", SAMPLE / name)[0] == 0
+
+
+def test_a_parquet_footer_claiming_many_rows_is_refused_from_the_footer(tmp_path: Path) -> None:
+    """A few KB that declare 2 million rows: refused before any row is read."""
+    path = tmp_path / "claims.parquet"
+    n = 2_000_000
+    table = pa.table(
+        {c: pa.array(np.zeros(n, dtype=np.int8)) for c in ("deal", "seat", "player", "score")}
+    )
+    pq.write_table(table, path, compression="zstd")
+    assert path.stat().st_size < 100_000
+    code, _, err = run("--max-rows", "1000000", "validate", path)
+    assert code == 1
+    assert "has 2,000,000 rows" in err
+
+
+def test_identifiers_beyond_int64_keep_their_digits(tmp_path: Path) -> None:
+    path = tmp_path / "ids.parquet"
+    pq.write_table(
+        pa.table(
+            {
+                "deal": [1, 1],
+                "seat": pa.array([0.0, float("inf")]),
+                "player": pa.array([2**64 - 1, 5], pa.uint64()),
+                "score": [0, 1],
+            }
+        ),
+        path,
+    )
+    code, out, err = run("standings", path)
+    assert code == 0, err
+    assert ",18446744073709551615," in out
+    pq.write_table(
+        pa.table({"round": [2**63 - 1], "deal": [1], "seat": [0], "player": [1], "score": [0]}),
+        path,
+    )
+    code, _, err = run("seat", path)
+    assert code == 1
+    assert "9223372036854775807 is not a round number" in err
+
+
+def test_standard_points_refuse_what_they_cannot_hold(tmp_path: Path) -> None:
+    n = 3000
+    path = tmp_path / "huge.parquet"
+    pd.DataFrame(
+        {"deal": 1, "seat": 0, "player": range(n), "score": [2**50] + [0] * (n - 1)}
+    ).to_parquet(path)
+    code, _, err = run("standings", path, "--method", "standard-points")
+    assert code == 1
+    assert "standard points hold exactly" in err

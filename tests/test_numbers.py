@@ -14,7 +14,8 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.model.numbers import MAX_DECIMALS, MAX_UNITS, decimal_units
+from duplicate.limits import MAX_DECIMALS, MAX_UNITS
+from duplicate.model.numbers import decimal_units
 
 GRAMMAR = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 

@@ -76,3 +76,40 @@ def test_tuning_off_gives_the_same_bytes(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closing a descriptor by the shell")
+def test_a_closed_standard_error_loses_only_the_messages(tmp_path: Path) -> None:
+    out = tmp_path / "standings.csv"
+    command = [sys.executable, "-m", "duplicate", "standings", EVENT, "-o", str(out)]
+    done = subprocess.run(["sh", "-c", '"$@" 2>&-', "sh", *command], check=False)
+    assert done.returncode == 0
+    assert out.read_bytes().startswith(b"section,place,player")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("deal,seat,player,score\n1,0,A,x\n")
+    command = [sys.executable, "-m", "duplicate", "validate", str(bad)]
+    assert subprocess.run(["sh", "-c", '"$@" 2>&-', "sh", *command], check=False).returncode == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closing a descriptor by the shell")
+def test_a_closed_standard_input_exits_3() -> None:
+    command = [sys.executable, "-m", "duplicate", "score", "-"]
+    done = subprocess.run(["sh", "-c", '"$@" <&-', "sh", *command], capture_output=True)
+    assert done.returncode == 3
+    assert b"standard input is closed" in done.stderr
+
+
+def test_running_out_of_memory_exits_3_with_advice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    import duplicate.io.read
+    from duplicate.cli import app
+
+    def exhausted(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(duplicate.io.read, "read_results", exhausted)
+    result = CliRunner().invoke(app, ["standings", EVENT])
+    assert result.exit_code == 3
+    assert "out of memory" in result.stderr
+    assert "--engine dask" in result.stderr

@@ -17,7 +17,8 @@ from duplicate.cli import seat as seat_command
 from duplicate.cli import standings as standings_command
 from duplicate.cli import validate as validate_command
 from duplicate.cli import verify as verify_command
-from duplicate.cli.common import set_debug
+from duplicate.cli.common import set_debug, set_max_rows
+from duplicate.limits import MAX_ROWS
 
 app = typer.Typer(
     name="duplicate",
@@ -47,9 +48,18 @@ def root(
     debug: Annotated[
         bool, typer.Option("--debug", help="Show the Python traceback behind an error.")
     ] = False,
+    max_rows: Annotated[
+        int,
+        typer.Option(
+            "--max-rows",
+            min=0,
+            help="Refuse an input of more rows (about 200 bytes of memory each); 0: no limit.",
+        ),
+    ] = MAX_ROWS,
 ) -> None:
     """Score duplicate card-game events: matchpoints, rank points, standings."""
     set_debug(debug)
+    set_max_rows(max_rows)
 
 
 for module in (

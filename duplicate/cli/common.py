@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from duplicate.errors import DuplicateError, InvalidData, UsageError, listed_problems
+from duplicate.limits import MAX_ROWS
 
 if TYPE_CHECKING:
+    import pandas as pd
     from rich.console import Console
 
     from duplicate.model.adjustments import Adjustments
@@ -51,8 +53,28 @@ stderr = Messages()
 _state = {"debug": False}
 
 
+_limits: dict[str, int | None] = {}
+
+
 def set_debug(debug: bool) -> None:
     _state["debug"] = debug or bool(os.environ.get("DUPLICATE_DEBUG"))
+
+
+def set_max_rows(max_rows: int | None) -> None:
+    """`duplicate --max-rows N`: the rows any input may have (0: no limit)."""
+    _limits["max_rows"] = None if max_rows == 0 else max_rows
+
+
+def max_rows() -> int | None:
+    """The rows an input may have: as `--max-rows` said, else the library's default."""
+    return _limits.get("max_rows", MAX_ROWS)
+
+
+def read_table(path: str | Path, encoding: str | None) -> tuple[pd.DataFrame, int]:
+    """A side file (players, partners, seating, games) as read_raw reads it, bounded."""
+    from duplicate.io.read import read_raw
+
+    return read_raw(path, encoding, max_rows())
 
 
 class OutputFormat(StrEnum):
@@ -139,8 +161,8 @@ def read_inputs(
     """The results file, validated, and the corrections file if one is given."""
     from duplicate.io.read import read_adjustments, read_results
 
-    data = read_results(results, encoding, deal_scope)
-    return data, read_adjustments(adjustments, encoding) if adjustments else None
+    data = read_results(results, encoding, deal_scope, max_rows=max_rows())
+    return data, read_adjustments(adjustments, encoding, max_rows()) if adjustments else None
 
 
 @contextmanager

@@ -12,6 +12,7 @@ from duplicate.cli.common import (
     FormatOpt,
     OutputOpt,
     input_files,
+    read_table,
     refuse_overwriting_inputs,
     reports_errors,
 )
@@ -58,12 +59,12 @@ def game_score(
     Example: duplicate game-score --game big2 raw.csv -o results.csv
     """
     from duplicate.games.scores import scored_raw
-    from duplicate.io.read import read_raw, source_name
+    from duplicate.io.read import source_name
     from duplicate.model.results import parse_results
     from duplicate.rules import with_overrides
 
     rules = with_overrides(effective_rules(rules_file), paohuzi_min_huxi=min_huxi)
-    table, first_row = read_raw(raw, encoding)
+    table, first_row = read_table(raw, encoding)
     results = parse_results(
         table, source_name(raw), first_row, rules.deal_scope, score_required=False
     )

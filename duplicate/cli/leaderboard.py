@@ -10,6 +10,7 @@ from duplicate.cli.common import (
     EncodingOpt,
     FormatOpt,
     OutputOpt,
+    read_table,
     refuse_overwriting_inputs,
     reports_errors,
 )
@@ -50,10 +51,10 @@ def leaderboard(
     """
     from duplicate.games.leaderboard import leaderboard as rank
     from duplicate.games.leaderboard import load_scheme
-    from duplicate.io.read import read_raw, source_name
+    from duplicate.io.read import source_name
     from duplicate.rules import Rules
 
-    table, _ = read_raw(games, encoding)
+    table, _ = read_table(games, encoding)
     refuse_overwriting_inputs(manifest, [games])
     written = emit(
         rank(table, load_scheme(scheme), source_name(games)),

@@ -16,6 +16,7 @@ from duplicate.cli.common import (
     ResultsArg,
     SchedulerOpt,
     input_files,
+    max_rows,
     read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
@@ -59,7 +60,9 @@ def result_table_command(
         if engine is Engine.dask:
             from duplicate.io.read import read_adjustments
 
-            corrections = read_adjustments(adjustments, encoding) if adjustments else None
+            corrections = (
+                read_adjustments(adjustments, encoding, max_rows()) if adjustments else None
+            )
             with working(f"computing {kind} on Dask"):
                 table = run_on_dask(on_dask, results, encoding, rules, corrections, scheduler)
             # score has a row per result; standings on Dask never hold the results.
@@ -113,5 +116,5 @@ def run_on_dask(
 
         # Parquet is read by the workers, never whole on this machine.
         return run(dd.read_parquet(results), source.name, rules, corrections, scheduler)
-    raw, first_row = read_raw(source, encoding)
+    raw, first_row = read_raw(source, encoding, max_rows())
     return run(raw, source.name, rules, corrections, scheduler, first_row)

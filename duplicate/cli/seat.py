@@ -16,6 +16,7 @@ from duplicate.cli.common import (
     SeatingOrder,
     input_files,
     read_inputs,
+    read_table,
     refuse_overwriting_inputs,
     reports_errors,
     stderr,
@@ -24,11 +25,8 @@ from duplicate.cli.manifest import ManifestOpt, input_record, results_records, w
 from duplicate.cli.output import emit
 from duplicate.cli.rules_options import rules_options
 from duplicate.errors import UsageError
+from duplicate.limits import MAX_TABLE_SIZE
 from duplicate.rules import Rules
-
-# The largest table of the games scored (Dou Dizhu 3, Big Two 4, mahjong and
-# Paohuzi up to 4, some card games 6 to 8); beyond it a typo is likelier than a game.
-MAX_TABLE_SIZE = 8
 
 
 def register(app: typer.Typer) -> None:
@@ -104,7 +102,7 @@ def seat(
 
     Round 1: duplicate seat --players players.csv --round 1 --seed 2026
     """
-    from duplicate.io.read import read_raw, source_name
+    from duplicate.io.read import source_name
     from duplicate.seating.formats import parse_partners
     from duplicate.seating.next_round import seat_next_round
     from duplicate.seating.players import parse_players
@@ -118,12 +116,12 @@ def seat(
     side_rows: dict[str, tuple[str, int]] = {}
     pairs = None
     if partners is not None:
-        raw, _ = read_raw(partners, encoding)
+        raw, _ = read_table(partners, encoding)
         pairs = parse_partners(raw, source_name(partners))
         side_rows["partners"] = (str(partners), len(raw))
     field = None
     if players is not None:
-        raw, _ = read_raw(players, encoding)
+        raw, _ = read_table(players, encoding)
         field = parse_players(raw, source_name(players))
         side_rows["players"] = (str(players), len(raw))
     data = None

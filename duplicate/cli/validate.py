@@ -6,7 +6,14 @@ from typing import Annotated
 
 import typer
 
-from duplicate.cli.common import EncodingOpt, ResultsArg, reports_errors, stderr
+from duplicate.cli.common import (
+    EncodingOpt,
+    ResultsArg,
+    max_rows,
+    read_table,
+    reports_errors,
+    stderr,
+)
 from duplicate.cli.rules_options import rules_options
 from duplicate.rules import Rules
 
@@ -35,12 +42,12 @@ def validate(
     Example: duplicate validate results.csv --seating round3-seating.csv
     """
     from duplicate.errors import InvalidData
-    from duplicate.io.read import read_raw, read_results, source_name
+    from duplicate.io.read import read_results, source_name
     from duplicate.seating.check import seating_problems
 
-    data = read_results(results, encoding, rules.deal_scope)
+    data = read_results(results, encoding, rules.deal_scope, max_rows=max_rows())
     if seating is not None:
-        raw, _ = read_raw(seating, encoding)
+        raw, _ = read_table(seating, encoding)
         problems = seating_problems(data, raw, source_name(seating))
         if problems:
             raise InvalidData(problems)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pyarrow.parquet as pq
 
 from duplicate.errors import InputOutputError, InvalidData, Problem
 from duplicate.io.source import STDIN, Source, dataset_files, resolve
+from duplicate.limits import MAX_ROWS
 from duplicate.model.adjustments import Adjustments, parse_adjustments
 from duplicate.model.results import Results, parse_results
 
@@ -32,15 +34,52 @@ def sha256_of(path: str | Path | Source) -> str:
     return resolve(path).sha256()
 
 
-def read_raw(path: str | Path | Source, encoding: str | None = None) -> tuple[pd.DataFrame, int]:
+def read_raw(
+    path: str | Path | Source, encoding: str | None = None, max_rows: int | None = MAX_ROWS
+) -> tuple[pd.DataFrame, int]:
     """The table as stored, every CSV cell as text, and the row number of its first row.
 
     A directory is read as one dataset of Parquet files (say, partitioned by round).
+    More than `max_rows` rows (None: no limit) is refused before the table is parsed.
     """
     source = resolve(path)
     if source.kind == "csv":
-        return _read_csv(source.read_bytes(), source.name, encoding), 2
+        data = source.read_bytes()
+        if max_rows is not None:
+            # Line ends after the header bound the rows from above (LF, CRLF or CR).
+            lines = max(data.count(b"\n"), data.count(b"\r")) - 1
+            _check_rows(source, lines, max_rows, "lines after its header")
+        return _read_csv(data, source.name, encoding), 2
+    if max_rows is not None:
+        _check_rows(source, _parquet_rows(source), max_rows, "rows")
     return _to_pandas(_read_parquet(source)), 1
+
+
+def _check_rows(source: Source, rows: int, max_rows: int, what: str) -> None:
+    if rows > max_rows:
+        raise InvalidData(
+            [
+                Problem(
+                    source.name,
+                    f"has {rows:,} {what}, more than the {max_rows:,} rows read at once",
+                    hint="allow more with `duplicate --max-rows N` if the machine has "
+                    "the memory (about 200 bytes a row), or use --engine dask",
+                )
+            ]
+        )
+
+
+def _parquet_rows(source: Source) -> int:
+    """The rows a Parquet file or dataset declares in its footers (nothing else read)."""
+    try:
+        if source.kind == "dataset":
+            return sum(pq.read_metadata(f).num_rows for f in dataset_files(Path(source.given)))
+        where = pa.BufferReader(source.data) if source.data is not None else source.given
+        return int(pq.read_metadata(where).num_rows)
+    except (pa.ArrowException, OSError) as exc:
+        raise InvalidData(
+            [Problem(source.name, f"is not a readable Parquet file ({exc})")]
+        ) from None
 
 
 def read_results(
@@ -48,13 +87,14 @@ def read_results(
     encoding: str | None = None,
     deal_scope: str = "round",
     check_structure: bool = True,
+    max_rows: int | None = MAX_ROWS,
 ) -> Results:
     """Read and validate a results file; raise InvalidData listing every problem.
 
     With `check_structure` False, seating and duplication are left to check_results.
     """
     source = resolve(path)
-    raw, first_row = read_raw(source, encoding)
+    raw, first_row = read_raw(source, encoding, max_rows)
     return parse_results(
         raw,
         source.name,
@@ -66,9 +106,11 @@ def read_results(
     )
 
 
-def read_adjustments(path: str | Path | Source, encoding: str | None = None) -> Adjustments:
+def read_adjustments(
+    path: str | Path | Source, encoding: str | None = None, max_rows: int | None = MAX_ROWS
+) -> Adjustments:
     """Read and validate an adjustments file (round, deal, player, kind, value, reason)."""
-    raw, first_row = read_raw(path, encoding)
+    raw, first_row = read_raw(path, encoding, max_rows)
     return parse_adjustments(raw, source_name(path), first_row)
 
 
@@ -125,7 +167,8 @@ def _to_pandas(table: pa.Table) -> pd.DataFrame:
 
 
 def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
-    """UTF-8 bytes without a BOM: as given, or detected (UTF-8, then GB18030)."""
+    """UTF-8 bytes without a BOM: as given, or detected (UTF-8 or UTF-16 by their BOM,
+    UTF-8, then GB18030 unless the text is Big5's)."""
     if encoding is not None:
         try:
             return data.decode(encoding).lstrip("\ufeff").encode("utf-8")
@@ -140,6 +183,18 @@ def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
             ) from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return _decode(data, source, "utf-16")
+    if b"\x00" in data:
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    "is not text: it holds NUL bytes (binary, or UTF-16 without its BOM)",
+                    hint="save it as UTF-8 CSV, or name its encoding with --encoding",
+                )
+            ]
+        )
     if data.isascii():  # far quicker to ask than decoding: the usual file is ASCII
         return data
     try:
@@ -148,7 +203,7 @@ def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
     except UnicodeDecodeError:
         pass
     try:
-        return data.decode(FALLBACK_ENCODING).encode("utf-8")
+        text = data.decode(FALLBACK_ENCODING)
     except UnicodeDecodeError as exc:
         raise InvalidData(
             [
@@ -160,6 +215,31 @@ def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
                 )
             ]
         ) from None
+    if _NOT_IN_RESULTS.search(text) and _decodes(data, "cp950"):
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    "looks like Big5 (traditional Chinese), not GB18030: read as GB18030 it "
+                    "holds characters no results file does (kana, Cyrillic, private use)",
+                    hint="name its encoding: --encoding big5 (or --encoding gb18030 if it is)",
+                )
+            ]
+        )
+    return text.encode("utf-8")
+
+
+# Characters that Big5 bytes become when read as GB18030, and that no scorer's file of
+# Chinese names holds: Greek, Cyrillic, box drawing, kana, bopomofo, private use.
+_NOT_IN_RESULTS = re.compile("[\u0370-\u04ff\u2500-\u257f\u3040-\u30ff\u3100-\u312f\ue000-\uf8ff]")
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _read_csv(data: bytes, source: str, encoding: str | None) -> pd.DataFrame:

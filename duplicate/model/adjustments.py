@@ -27,8 +27,8 @@ from duplicate.model.exact import IntArray
 from duplicate.model.results import Results
 
 KINDS = ("mp_pct", "penalty", "void")
-# Up to 10**11 points (10**13 cents, the most a deal can earn: rules.MAX_DEAL_CENTS).
-_CENTS = r"[0-9]{1,11}(?:\.[0-9]{1,2})?"
+# Up to 10**9 points: a hundred times the most a deal can earn (limits.MAX_DEAL_CENTS).
+_CENTS = r"[0-9]{1,9}(?:\.[0-9]{1,2})?"
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def parse_adjustments(
     flag(
         valued & ~frame["value"].str.fullmatch(_CENTS),
         "value",
-        "{value!r} is not a number >= 0 of at most 11 digits and 2 decimals",
+        "{value!r} is not a number >= 0 of at most 9 digits and 2 decimals",
         "mp_pct takes 0 to 100, penalty the points deducted",
     )
     cents = _cents(frame["value"].where(valued & frame["value"].str.fullmatch(_CENTS), "0"))

@@ -20,15 +20,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from duplicate.limits import MAX_COLUMN_SUM, MAX_DECIMALS, MAX_UNITS
 from duplicate.model.exact import IntArray
 
-MAX_DECIMALS = 6
-# Held values stay below this: exact through every later step, float64 included.
-MAX_UNITS = 2**53
 DECIMAL_GRAMMAR = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$"
-# The sum of a column's |units| stays below this: every total of its values (a player's,
-# a table's, a comparison group's) is then exact in int64, with room for a difference.
-MAX_COLUMN_SUM = 2**61
 # Digits Arrow may cast to int64 without overflow.
 MAX_DIGITS = 18
 _POWERS = 10 ** np.arange(MAX_DECIMALS + 1, dtype=np.int64)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,7 +11,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from duplicate.errors import MAX_LISTED, InvalidData, Problem
+from duplicate.errors import InvalidData, Problem
+from duplicate.limits import MAX_COLUMN_SUM, MAX_LISTED
 from duplicate.model.codes import (
     arrow_strings,
     combine,
@@ -21,7 +23,6 @@ from duplicate.model.codes import (
 from duplicate.model.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
 from duplicate.model.exact import CodeArray, IntArray
 from duplicate.model.numbers import (
-    MAX_COLUMN_SUM,
     Units,
     column_sum_too_large,
     decimal_units,
@@ -198,8 +199,16 @@ class _Cells:
         if self.consume:
             del self.raw[self.columns[name]]
 
-    def flag(self, name: str, bad: np.ndarray, what: str, hint: str) -> None:
-        """A problem for each bad cell of the column, shown as written."""
+    def flag(
+        self,
+        name: str,
+        bad: np.ndarray,
+        what: str,
+        hint: str,
+        why: Callable[[object], str | None] = lambda value: None,
+    ) -> None:
+        """A problem for each bad cell of the column, shown as written: `why` it is bad
+        when it says, else `what`."""
         if not bad.any():
             return
         at = np.flatnonzero(bad)
@@ -207,7 +216,7 @@ class _Cells:
         listed, rest = at[:MAX_LISTED], at[MAX_LISTED:]
         values = self.column(name).iloc[listed].to_numpy(dtype=object)
         for i, value in zip(listed, values, strict=True):
-            shown = "empty" if _blank(value) else f"{value!r} {refusal(value) or what}"
+            shown = "empty" if _blank(value) else f"{value!r} {why(value) or what}"
             self.problems.append(Problem(self.source, shown, (int(self.rows[i]),), name, hint))
         if len(rest):
             self.problems.append(
@@ -235,9 +244,7 @@ class _Cells:
         """Round, deal, table, seat or player: int64 when every cell is a plain integer
         (rounds from 1), else text; missing cells and bad rounds are problems."""
         column = self.column(name)
-        ints = (
-            column.to_numpy(dtype=np.int64) if _whole_integers(column) else _plain_integers(column)
-        )
+        ints = _held_integers(column) if _whole_integers(column) else _plain_integers(column)
         if ints is not None and (name != "round" or int(ints.min()) >= 1):
             self.done(name)
             return ints
@@ -260,7 +267,7 @@ class _Cells:
         # One pass to see that all is well (bad cells hold 0); the masks only if not.
         if non_negative and int(held.units.min()) < 0:
             bad = bad | (held.units < 0)
-        self.flag(name, bad, what, hint)
+        self.flag(name, bad, what, hint, refusal)
         if column_sum_too_large(held.units):
             self.problems.append(
                 Problem(
@@ -325,13 +332,30 @@ def _whole_integers(column: pd.Series) -> bool:
     return pd.api.types.is_integer_dtype(column.dtype) and not bool(column.isna().any())
 
 
+# Integer identifiers are held as int64 below this (as text beyond, like 19 digits
+# of text): room to count on from them (the next round) without overflow.
+_ID_LIMIT = 10**18
+
+
+def _held_integers(column: pd.Series) -> IntArray | None:
+    """An integer column's values as int64 when all lie within _ID_LIMIT: never wrapped
+    (a uint64 above 2**63 is not turned negative)."""
+    values = column.to_numpy()
+    if not len(values):
+        return np.zeros(0, dtype=np.int64)
+    low, high = int(values.min()), int(values.max())
+    if low <= -_ID_LIMIT or high >= _ID_LIMIT:
+        return None
+    return values.astype(np.int64)
+
+
 def _plain_integers(column: pd.Series) -> IntArray | None:
     """A text column as int64 when every cell is an integer written plainly (no
     sign +, no leading zero, no space, at most 18 digits): an identifier such as "007"
     stays text."""
     text = arrow_strings(column)
     ints = None if text is None else _cast_integers(text)
-    if text is None or ints is None or not len(ints) or int(np.abs(ints).max()) >= 10**18:
+    if text is None or ints is None or not len(ints) or int(np.abs(ints).max()) >= _ID_LIMIT:
         return None
     # Arrow's cast reads "007", "-0" and "0x10" too: those start with 0 or -0.
     longer: Any = pc.greater(pc.binary_length(text), pa.scalar(1))
@@ -364,9 +388,11 @@ def _blank(value: object) -> bool:
 def _text(column: pd.Series) -> pd.Series:
     """The column as trimmed text with blanks as missing."""
     if pd.api.types.is_float_dtype(column.dtype):
-        # Parquet floats that hold identifiers: 3.0 means "3".
-        whole = column.notna() & (column == np.floor(column))
-        text = column.astype("str").where(~whole, column.fillna(0).astype("int64").astype("str"))
+        # Parquet floats that hold identifiers: 3.0 means "3" (when exactly an integer;
+        # inf and 1e300 stay as they print).
+        whole = column.notna() & (column == np.floor(column)) & (column.abs() < 2**53)
+        integers = column.where(whole, 0).astype("int64").astype("str")
+        text = column.astype("str").where(~whole, integers)
         return text.where(column.notna())
     text = column.astype("str").str.strip()
     return text.where(column.notna() & (text != ""))

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from duplicate.errors import MAX_LISTED, Problem
+from duplicate.errors import Problem
+from duplicate.limits import MAX_LISTED
 from duplicate.model.codes import (
     HISTOGRAM_LIMIT,
     bounded,

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from duplicate.errors import OutOfRange
 from duplicate.model.codes import first_rows, sum_by
 from duplicate.model.exact import IntArray, decimal_array, decimal_series, div_half_up, ratio_key
 from duplicate.model.grouping import group_codes
@@ -73,7 +74,14 @@ def sp_rows(results: Results, rules: Rules) -> pd.DataFrame:
     num = np.empty(len(frame), dtype=np.int64)
     den = np.empty(len(frame), dtype=np.int64)
     n[order], num[order], den[order] = size[g], datum_num[g], datum_den[g]
-    # difference = score - num/den, in score units: (score x den - num) / den.
+    # difference = score - num/den, in score units: (score x den - num) / den; it and
+    # twice its hundredfold (rounding) stay within int64: |exact| <= 2 x den x max |score|.
+    largest = int(np.abs(score).max(initial=0))
+    if 400 * largest * int(den.max(initial=1)) >= 2**63:
+        raise OutOfRange(
+            "scores this large in comparison groups this big pass what standard points "
+            "hold exactly; check the scores"
+        )
     exact = score * den - num
     unit = 10**results.score_scale
     whole = div_half_up(exact, den * unit)

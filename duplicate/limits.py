@@ -1,0 +1,31 @@
+"""Every limit on what an input may hold, in one place (the README lists them).
+
+Values beyond them are refused with a message, never wrapped, rounded or let run on.
+"""
+
+from __future__ import annotations
+
+# Rows read from one input unless `duplicate --max-rows` allows more: at about 200
+# bytes a row at the peak, 50M rows need some 10 GB. Checked before the table is parsed
+# (a Parquet file's footer says its rows), so a file that claims billions is refused.
+MAX_ROWS = 50_000_000
+
+# Scores and times: decimals held, and the largest value held (as an integer without
+# its point): exact through every later step, float64 included.
+MAX_DECIMALS = 6
+MAX_UNITS = 2**53
+# The sum of a column's |units| stays below this: every total of its values (a player's,
+# a table's, a comparison group's) is then exact in int64, with room for its hundredfold
+# (cents) to be rounded.
+MAX_COLUMN_SUM = 2**55
+
+# The most rank points one deal can earn, in cents (base x the largest factor): a
+# player's total, and the sum of the totals of the players they beat, stay exact for
+# any event of fewer than 90,000 deals a player.
+MAX_DEAL_CENTS = 10**9
+
+# Seats at a table for `seat` (--force for more): beyond it a typo is likelier than a game.
+MAX_TABLE_SIZE = 8
+
+# Problems listed one by one; the rest are counted by kind.
+MAX_LISTED = 50

@@ -304,3 +304,71 @@ def test_the_extremes_are_not_all_alike() -> None:
     """The fuzzing's own inputs: the extremes reach Parquet as typed values."""
     assert pa.array([2**64 - 1], type=pa.uint64())[0].as_py() == 2**64 - 1
     assert np.isnan(pa.array([float("nan")])[0].as_py())
+
+
+def small_event(folder: Path) -> Path:
+    results = folder / "results.csv"
+    pd.DataFrame(
+        {
+            "deal": [1, 1, 2, 2],
+            "table": [1, 1, 1, 1],
+            "seat": [0, 1, 0, 1],
+            "player": ["A", "B", "A", "B"],
+            "score": [1, 2, 3, 1],
+        }
+    ).to_csv(results, index=False)
+    return results
+
+
+side_file = st.one_of(
+    st.binary(max_size=200),
+    st.lists(
+        st.lists(st.sampled_from(NASTY_CELLS) | st.text(max_size=5), min_size=1, max_size=7),
+        min_size=1,
+        max_size=6,
+    ).map(lambda rows: "\n".join(",".join(row) for row in rows).encode("utf-8", "replace")),
+    st.sampled_from(
+        [
+            b"round,deal,player,kind,value,reason\n1,1,A,penalty,1e400,x\n",
+            b"round,deal,player,kind,value,reason\n1,1,A,mp_pct,-1,x\n",
+            b"round,deal,player,kind,value,reason\n99999999999999999999,1,A,void,,x\n",
+            b"player,partner\nA,A\n",
+            b"player,partner\nA,B\nB,C\n",
+            b"player,name,status,registered\nA,,withdrawn,not-a-date\n",
+            b"player,game_id,finished_at,outcome\nA,1,2026-13-45T99:00,win\n",
+            b"player,game_id,finished_at,outcome\nA,1,2026-01-01T00:00:00+99:00,win\n",
+            b"round,deal,table,seat,player,cards_left\n1,1,1,0,A,-5\n1,1,1,1,B,99\n",
+            b"round,deal,table,seat,section,player,bye\n1,1,1,0,,A,maybe\n",
+        ]
+    ),
+)
+
+# Each command that reads a side file, as (arguments, where the file goes).
+SIDE_COMMANDS = [
+    ["standings", "{results}", "--adjustments", "{side}", "-o", "{out}"],
+    ["explain", "A", "{results}", "--adjustments", "{side}"],
+    ["seat", "{results}", "--players", "{side}", "-o", "{out}"],
+    ["seat", "--round", "1", "--seed", "7", "--players", "{side}", "-o", "{out}"],
+    ["seat", "{results}", "--partners", "{side}", "-o", "{out}"],
+    ["validate", "{results}", "--seating", "{side}"],
+    ["leaderboard", "{side}", "-o", "{out}"],
+    ["leaderboard", "{side}", "--scheme", "guandan", "-o", "{out}"],
+    ["game-score", "--game", "big2", "{side}", "-o", "{out}"],
+    ["game-score", "--game", "doudizhu", "{side}", "-o", "{out}"],
+    ["game-score", "--game", "paohuzi", "{side}", "-o", "{out}"],
+    ["explain", "{side}", "{results}"],
+]
+
+
+@fuzz
+@given(side_file, st.sampled_from(SIDE_COMMANDS))
+def test_any_side_file_ends_cleanly(tmp_path_factory: Any, data: bytes, command: list[str]) -> None:
+    folder = tmp_path_factory.mktemp("fuzz")
+    results = small_event(folder)
+    side = folder / "side.csv"
+    side.write_bytes(data)
+    names = {"results": results, "side": side, "out": folder / "out.csv"}
+    args = [part.format(**names) for part in command]
+    if command[0] == "explain" and command[1] == "{side}":
+        args[1] = data.decode("utf-8", "replace")[:20] or "A"
+    check_clean(run(*args), folder, {results.name, side.name})

@@ -479,3 +479,31 @@ def test_standard_points_refuse_what_they_cannot_hold(tmp_path: Path) -> None:
     code, _, err = run("standings", path, "--method", "standard-points")
     assert code == 1
     assert "standard points hold exactly" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["seat", "{event}", "-k", "１０"],
+        ["seat", "{event}", "-k", "1_0"],
+        ["seat", "{event}", "--window", "1"],
+        ["seat", "--round", "1", "--seed", "0x10", "--players", "{event}"],
+        ["--max-rows", "1_000", "validate", "{event}"],
+        ["--max-rows", "-1", "validate", "{event}"],
+        ["game-score", "--game", "paohuzi", "--min-huxi", "1e1", "{event}"],
+    ],
+)
+def test_whole_number_flags_take_plain_digits_only(args: list[str]) -> None:
+    code, out, err = run(*[a.format(event=EVENT) for a in args])
+    assert code == 2, err
+    assert out == ""
+
+
+def test_an_adjustment_round_beyond_int64_is_refused(tmp_path: Path) -> None:
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text(
+        "round,deal,player,kind,value,reason\n9919999999999999999,1,P17,void,,x\n"
+    )
+    code, _, err = run("standings", one_round(tmp_path), "--adjustments", adjustments)
+    assert code == 1
+    assert "'9919999999999999999' is not a round number" in err

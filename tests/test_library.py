@@ -91,3 +91,16 @@ def test_write_manifest_records_the_files(tmp_path: Path) -> None:
     document = json.loads(manifest.read_text())
     assert document["outputs"][0]["rows"] == len(results.frame)
     assert document["inputs"][0]["rows"] == 1152
+
+
+def test_write_table_never_replaces_an_input(tmp_path: Path) -> None:
+    import pytest
+
+    rules_file = tmp_path / "out.rules.toml"
+    rules_file.write_text("tie_ranking = 'dense'\n")
+    rules = duplicate.load_rules(rules_file)
+    table = duplicate.standings(duplicate.read_results(EVENT), rules)
+    with pytest.raises(duplicate.UsageError, match="is an input file"):
+        duplicate.write_table(table, tmp_path / "out.csv", rules, "standings", inputs=[rules_file])
+    assert rules_file.read_text() == "tie_ranking = 'dense'\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.rules.toml"]

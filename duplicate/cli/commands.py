@@ -17,7 +17,7 @@ from duplicate.cli import seat as seat_command
 from duplicate.cli import standings as standings_command
 from duplicate.cli import validate as validate_command
 from duplicate.cli import verify as verify_command
-from duplicate.cli.common import set_debug, set_max_rows
+from duplicate.cli.common import set_debug, set_max_rows, whole_number
 from duplicate.limits import MAX_ROWS
 
 app = typer.Typer(
@@ -52,13 +52,15 @@ def root(
         int,
         typer.Option(
             "--max-rows",
-            min=0,
+            parser=whole_number,
             help="Refuse an input of more rows (about 200 bytes of memory each); 0: no limit.",
         ),
     ] = MAX_ROWS,
 ) -> None:
     """Score duplicate card-game events: matchpoints, rank points, standings."""
     set_debug(debug)
+    if max_rows < 0:
+        raise typer.BadParameter(f"{max_rows} is below 0", param_hint="--max-rows")
     set_max_rows(max_rows)
 
 

@@ -144,6 +144,17 @@ SchedulerOpt = Annotated[
 ]
 
 
+def whole_number(value: object) -> int:
+    """A whole-number option as the number grammar reads it: ASCII digits and a sign,
+    so full-width digits and `--seed 1_000` are refused as a score would be."""
+    from duplicate.rules import parse_whole
+
+    try:
+        return parse_whole(str(value), "")
+    except UsageError:
+        raise typer.BadParameter(f"{value!r} is not a whole number such as 4") from None
+
+
 def working(message: str, console: Console | None = None) -> AbstractContextManager[object]:
     """A spinner with `message` on stderr for a person at a terminal; nothing otherwise."""
     if console is None:
@@ -231,8 +242,7 @@ def refuse_overwriting_inputs(
     output: str | None, inputs: list[str], what: str = "--output"
 ) -> None:
     """Never let an output replace an input file (`what` names the output in messages)."""
-    if output is None or output == "-" or not os.path.exists(output):
-        return
-    for name in inputs:
-        if name != "-" and os.path.exists(name) and os.path.samefile(output, name):
-            raise UsageError(f"{what} {output} is an input file; choose another name")
+    from duplicate.io.write import refuse_overwriting
+
+    if output is not None and output != "-":
+        refuse_overwriting(output, inputs, what)

@@ -39,7 +39,7 @@ def emit(
     A file (io.publish.write_table) carries the rules; standard output gets the bytes
     alone; a person at a terminal gets a table.
     """
-    from duplicate.io.publish import Written, rules_sidecar, table_bytes, write_table
+    from duplicate.io.publish import Written, table_bytes, write_table
     from duplicate.io.write import format_for
 
     refuse_overwriting_inputs(output, inputs)
@@ -57,12 +57,15 @@ def emit(
         data, rows = table_bytes(table, chosen, rules, kind, notes, encoding_threads())
         write_stdout(data)
         return [Written.of("-", chosen, data, rows)]
-    if chosen == "csv":
-        refuse_overwriting_inputs(
-            str(rules_sidecar(output)), inputs, f"the rules written beside {output},"
-        )
     written = write_table(
-        table, output, rules, kind, fmt=chosen, notes=notes, threads=encoding_threads()
+        table,
+        output,
+        rules,
+        kind,
+        fmt=chosen,
+        notes=notes,
+        threads=encoding_threads(),
+        inputs=inputs,
     )
     names = " and rules to ".join(w.path for w in written)
     stderr.print(f"wrote {written[0].rows} rows to {names}")

@@ -20,6 +20,7 @@ from duplicate.cli.common import (
     refuse_overwriting_inputs,
     reports_errors,
     stderr,
+    whole_number,
 )
 from duplicate.cli.manifest import ManifestOpt, input_record, results_records, write_manifest
 from duplicate.cli.output import emit
@@ -45,7 +46,13 @@ def seat(
         typer.Option("--players", help="Players file: player, name, status, registered."),
     ] = None,
     table_size: Annotated[
-        int, typer.Option("--table-size", "-k", help="Seats per table (4 Big Two, 3 Dou Dizhu).")
+        int,
+        typer.Option(
+            "--table-size",
+            "-k",
+            parser=whole_number,
+            help="Seats per table (4 Big Two, 3 Dou Dizhu).",
+        ),
     ] = 4,
     order: Annotated[
         SeatingOrder, typer.Option("--order", help="snake 1,2,3/6,5,4 or straight 1,2,3/4,5,6.")
@@ -54,9 +61,15 @@ def seat(
         Fill, typer.Option("--fill", help="Complete the last table with robots, or give byes.")
     ] = Fill.robot,
     round_no: Annotated[
-        int | None, typer.Option("--round", help="1 to draw round 1 at random (needs --seed).")
+        int | None,
+        typer.Option(
+            "--round", parser=whole_number, help="1 to draw round 1 at random (needs --seed)."
+        ),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the round-1 draw.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", parser=whole_number, help="Seed of the round-1 draw."),
+    ] = None,
     avoid_repeats: Annotated[
         bool,
         typer.Option(
@@ -68,7 +81,7 @@ def seat(
         int | None,
         typer.Option(
             "--window",
-            min=2,
+            parser=whole_number,
             help="Ranks a player may move to avoid a repeat (exact within it). "
             "Default: up to 2K, less for very large fields.",
         ),
@@ -107,6 +120,8 @@ def seat(
     from duplicate.seating.next_round import seat_next_round
     from duplicate.seating.players import parse_players
 
+    if window is not None and window < 2:
+        raise UsageError(f"--window {window}: a window holds at least 2 ranks")
     if not 2 <= table_size <= MAX_TABLE_SIZE and not (force and table_size > MAX_TABLE_SIZE):
         raise UsageError(
             f"-k {table_size}: a table seats 2 to {MAX_TABLE_SIZE} players "

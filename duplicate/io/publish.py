@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ import pyarrow as pa
 
 from duplicate import __version__
 from duplicate.errors import UsageError
-from duplicate.io.write import atomic_path, encode, format_for, write_parquet
+from duplicate.io.write import atomic_path, encode, format_for, refuse_overwriting, write_parquet
 from duplicate.rules import Rules
 from duplicate.scoring.score_table import ScoreBatches
 
@@ -87,15 +88,22 @@ def write_table(
     fmt: str | None = None,
     notes: dict[str, str] | None = None,
     threads: int = 1,
+    inputs: Iterable[str | Path] = (),
 ) -> list[Written]:
     """Write `table` to `path` (format from `fmt` or the suffix), atomically, with the
     rules beside a CSV file; the files written. A table in batches goes to a Parquet
     file batch by batch, never whole. `notes` (such as a draw's seed) travel with the
-    rules. `kind` names the rows in a JSON file ("standings", "scores", ...)."""
+    rules. `kind` names the rows in a JSON file ("standings", "scores", ...).
+
+    Neither the file nor its rules may replace one of `inputs` (UsageError)."""
     path = str(path)
     if path == "-":
         raise UsageError("write_table writes files; '-' is for the command line")
     chosen = format_for(path, fmt)
+    inputs = list(inputs)
+    refuse_overwriting(path, inputs, "--output")
+    if chosen == "csv":
+        refuse_overwriting(rules_sidecar(path), inputs, f"the rules written beside {path},")
     with contextlib.ExitStack() as together:
         # Both files are written in full before either is put in place, the sidecar
         # first: a failure on either leaves neither.

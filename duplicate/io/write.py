@@ -317,6 +317,17 @@ def encode(
     raise UsageError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 
+def refuse_overwriting(
+    output: str | Path, inputs: Iterable[str | Path], what: str = "the output"
+) -> None:
+    """UsageError if `output` is one of the `inputs` (the same file by any name)."""
+    if not os.path.exists(output):
+        return
+    for name in inputs:
+        if str(name) != "-" and os.path.exists(name) and os.path.samefile(output, name):
+            raise UsageError(f"{what} {output} is an input file; choose another name")
+
+
 def write_atomic(path: str | Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, then rename: never a partial file."""
     with atomic_path(path) as temp:

@@ -93,7 +93,7 @@ def parse_adjustments(
             )
 
     flag(
-        ~frame["round"].str.fullmatch(r"[1-9][0-9]*"),
+        ~frame["round"].str.fullmatch(r"[1-9][0-9]{0,17}"),
         "round",
         "{round!r} is not a round number",
         "rounds count from 1",

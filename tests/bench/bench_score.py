@@ -25,21 +25,23 @@ sys.path.insert(0, str(Path(__file__).parent))
 from shapes import DEALS, SHAPES, TABLE_SIZE, generate, path_of  # noqa: E402
 
 
-def generate_swiss(players: int, folder: Path, rounds: int = 3) -> Path:
-    """An event of `rounds` rounds in tables of 4, later rounds seated by a snake."""
-    path = folder / f"swiss_{players}.parquet"
+def generate_swiss(players: int, folder: Path, rounds: int = 3, k: int = TABLE_SIZE) -> Path:
+    """An event of `rounds` rounds in tables of `k`, later rounds seated by a snake."""
+    path = folder / (
+        f"swiss_{players}.parquet" if k == TABLE_SIZE else f"swiss_{players}_k{k}.parquet"
+    )
     if path.exists():
         return path
     rng = np.random.default_rng(2)
-    players -= players % TABLE_SIZE
+    players -= players % k
     total = np.zeros(players)
     order = rng.permutation(players)
     frames = []
     for round_no in range(1, rounds + 1):
         position = np.empty(players, dtype=np.int64)
         position[order] = np.arange(players)
-        table, place = np.divmod(position, TABLE_SIZE)
-        seat = np.where(table % 2 == 1, TABLE_SIZE - 1 - place, place)
+        table, place = np.divmod(position, k)
+        seat = np.where(table % 2 == 1, k - 1 - place, place)
         for deal in (1, 2):
             score = rng.integers(-30, 31, players)
             total += score
@@ -59,6 +61,10 @@ def generate_swiss(players: int, folder: Path, rounds: int = 3) -> Path:
     pd.concat(frames, ignore_index=True).to_parquet(path, index=False)
     return path
 
+
+# Seating timed for each table size `seat` takes without --force.
+TABLE_SIZES = range(2, 9)
+TABLE_SIZE_PLAYERS = 1_000
 
 DUCKDB_SCORE = """
 COPY (
@@ -203,6 +209,8 @@ def main() -> None:
             generate(folder, shape, args.rows)
         for players in args.seat_players:
             generate_swiss(players, folder)
+        for k in TABLE_SIZES:
+            generate_swiss(TABLE_SIZE_PLAYERS, folder, k=k)
         return
     if args.compare:
         raise SystemExit(0 if same_scores(*args.compare) else 1)
@@ -223,6 +231,14 @@ def main() -> None:
         timed(
             f"seat {players:,} players, tables of 4, avoid repeats",
             [*tool, "seat", str(swiss), "-o", str(folder / "seat.csv")],
+            n,
+        )
+    # The repeat-avoiding search by table size (tables of 7 and 8 keep the snake).
+    for k in TABLE_SIZES:
+        swiss = generate_swiss(TABLE_SIZE_PLAYERS, folder, k=k)
+        timed(
+            f"seat {TABLE_SIZE_PLAYERS:,} players, tables of {k}",
+            [*tool, "seat", str(swiss), "-k", str(k), "-o", str(folder / "seat.csv")],
             n,
         )
 

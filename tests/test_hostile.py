@@ -350,7 +350,8 @@ def test_a_report_into_the_current_folder_is_refused_cleanly(
 
 @pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGTERM is a POSIX signal")
-def test_sigterm_while_writing_leaves_no_file_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("stop", "status"), [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_stop_while_writing_leaves_no_file_behind(tmp_path: Path, stop: str, status: int) -> None:
     n = 2_000_000
     rng = np.random.default_rng(1)
     results = tmp_path / "big.parquet"
@@ -373,11 +374,11 @@ def test_sigterm_while_writing_leaves_no_file_behind(tmp_path: Path) -> None:
     while not list(tmp_path.glob(".out.csv.*.tmp")) and process.poll() is None:
         assert time.monotonic() < deadline
         time.sleep(0.005)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(getattr(signal, stop))
     process.communicate(timeout=60)
     if process.returncode == 0:
         pytest.skip("the run finished before the signal arrived")
-    assert process.returncode == 128 + signal.SIGTERM
+    assert process.returncode == status
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.parquet"]
 
 
@@ -507,3 +508,15 @@ def test_an_adjustment_round_beyond_int64_is_refused(tmp_path: Path) -> None:
     code, _, err = run("standings", one_round(tmp_path), "--adjustments", adjustments)
     assert code == 1
     assert "'9919999999999999999' is not a round number" in err
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_nan_and_infinity_in_a_parquet_float_are_refused(tmp_path: Path, value: float) -> None:
+    frame = pd.read_csv(one_round(tmp_path))
+    frame["score"] = frame["score"].astype(float)
+    frame.loc[3, "score"] = value
+    path = tmp_path / "floats.parquet"
+    frame.to_parquet(path, index=False)
+    code, _, err = run("standings", path)
+    assert code == 1
+    assert "row 4, column 'score'" in err

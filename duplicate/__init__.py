@@ -16,7 +16,9 @@ The library is what the `duplicate` command calls; each command has its function
 | validate    | `read_results(path)` (raises InvalidData), `seating_problems(...)` |
 | game-score  | `scored_raw(parse_results(raw, score_required=False), raw, game, rules)` |
 | leaderboard | `leaderboard(read_table(path)[0], load_scheme("guandan"))` |
-| rules       | `Rules`, `load_rules(path)`, `Rules.to_toml()` |
+| elimination | `eliminate(read_hand_log(path), rules.stage)` (`.standings`, `.ledger`) |
+| final       | `final_standings(read_hand_log(path), hands, carried, base, registered)` |
+| rules       | `Rules`, `load_rules(path)`, `Rules.to_toml()`, `StageRules` |
 | -o, --manifest | `write_table(table, path, rules, kind)`, `write_manifest(...)` |
 
 Names are loaded on first use, so `duplicate --help` does not pay for pandas.
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
     from duplicate.io.publish import Written, write_table
     from duplicate.io.read import (
         read_adjustments,
+        read_hand_log,
         read_published,
         read_results,
     )
@@ -61,6 +64,9 @@ if TYPE_CHECKING:
     from duplicate.seating.check import seating_problems
     from duplicate.seating.next_round import Seating, seat_next_round
     from duplicate.seating.players import parse_players
+    from duplicate.stages.elimination import Stage, eliminate
+    from duplicate.stages.final import final_standings
+    from duplicate.stages.stage_rules import StageRules
 
 # name -> (module, name there)
 _EXPORTS = {
@@ -82,6 +88,11 @@ _EXPORTS = {
     "leaderboard": ("duplicate.games.leaderboard", "leaderboard"),
     "load_scheme": ("duplicate.games.leaderboard", "load_scheme"),
     "read_results": ("duplicate.io.read", "read_results"),
+    "read_hand_log": ("duplicate.io.read", "read_hand_log"),
+    "eliminate": ("duplicate.stages.elimination", "eliminate"),
+    "Stage": ("duplicate.stages.elimination", "Stage"),
+    "final_standings": ("duplicate.stages.final", "final_standings"),
+    "StageRules": ("duplicate.stages.stage_rules", "StageRules"),
     "read_adjustments": ("duplicate.io.read", "read_adjustments"),
     "read_published": ("duplicate.io.read", "read_published"),
     "read_table": ("duplicate.io.read", "read_raw"),
@@ -108,10 +119,14 @@ __all__ = [
     "Rules",
     "ScoreBatches",
     "Seating",
+    "Stage",
+    "StageRules",
     "UsageError",
     "Written",
     "__version__",
+    "eliminate",
     "explain",
+    "final_standings",
     "input_record",
     "leaderboard",
     "load_rules",
@@ -120,6 +135,7 @@ __all__ = [
     "parse_players",
     "parse_results",
     "read_adjustments",
+    "read_hand_log",
     "read_published",
     "read_results",
     "read_table",

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from duplicate.errors import UsageError
 from duplicate.limits import MAX_DEAL_CENTS
+from duplicate.stages.stage_rules import StageRules, stage_from_mapping
 
 TieRanking = Literal["competition", "dense"]
 Method = Literal["matchpoints", "standard-points"]
@@ -41,6 +42,8 @@ class Rules:
     sp_min_deals: int = 0
     # Paohuzi (001_*.txt appendix 1): the event's minimum huxi to win (起胡胡息数).
     paohuzi_min_huxi: int = 15
+    # Stack elimination and fixed hands (section 8).
+    stage: StageRules = field(default_factory=StageRules)
     # The file the rules were read from, if any: an input no output may replace.
     source: str | None = field(default=None, compare=False, repr=False)
 
@@ -115,6 +118,7 @@ class Rules:
             "[games]\n"
             "# Paohuzi: the event's minimum huxi to win.\n"
             f"paohuzi_min_huxi = {self.paohuzi_min_huxi}\n"
+            f"{self.stage.to_toml()}"
         )
 
 
@@ -140,6 +144,11 @@ def _as_decimal(value: Any, where: str) -> Decimal:
         raise UsageError(f"{where}: {value!r} is not a number") from None
 
 
+def parse_decimal(text: str, where: str) -> Decimal:
+    """A decimal as written on a command line, by the strict grammar."""
+    return _as_decimal(text, where)
+
+
 def parse_whole(text: str, where: str) -> int:
     """A whole number as written on a command line: ASCII digits and a sign only."""
     if not _WHOLE.fullmatch(text.strip()):
@@ -157,6 +166,7 @@ def rules_from_mapping(data: dict[str, Any], source: str = "rules") -> Rules:
         "method",
         "standard_points",
         "games",
+        "stage",
     }
     unknown = sorted(set(data) - known)
     if unknown:
@@ -192,6 +202,8 @@ def rules_from_mapping(data: dict[str, Any], source: str = "rules") -> Rules:
         _table(data, "standard_points", {"trim": "sp_trim", "min_deals": "sp_min_deals"}, source)
     )
     kwargs.update(_table(data, "games", {"paohuzi_min_huxi": "paohuzi_min_huxi"}, source))
+    if "stage" in data:
+        kwargs["stage"] = stage_from_mapping(data["stage"], source, _as_decimal)
     return Rules(**kwargs)
 
 

@@ -339,6 +339,10 @@ side_file = st.one_of(
             b"player,game_id,finished_at,outcome\nA,1,2026-01-01T00:00:00+99:00,win\n",
             b"round,deal,table,seat,player,cards_left\n1,1,1,0,A,-5\n1,1,1,1,B,99\n",
             b"round,deal,table,seat,section,player,bye\n1,1,1,0,,A,maybe\n",
+            b"hand,minute,table,seat,player,score\n1,1e9,1,0,A,999999999\n1,1e9,1,1,B,-999999999\n",
+            b"hand,minute,table,seat,player,score\n1,0,1,0,A,5\n1,0,1,1,B,-5\n2,0,1,0,A,1\n",
+            b"hand,finished_at,table,seat,player,score\n1,2026-01-01T00:00Z,1,0,A,1\n"
+            b"1,2026-01-01T00:00Z,1,1,B,-1\n2,1970-01-01,1,0,B,1\n2,1970-01-01,1,1,A,-1\n",
         ]
     ),
 )
@@ -357,6 +361,10 @@ SIDE_COMMANDS = [
     ["game-score", "--game", "doudizhu", "{side}", "-o", "{out}"],
     ["game-score", "--game", "paohuzi", "{side}", "-o", "{out}"],
     ["explain", "{side}", "{results}"],
+    ["elimination", "{side}", "--ledger", "{out}.ledger.csv", "-o", "{out}"],
+    ["elimination", "{side}", "--ass", "1", "--advance", "2", "--carry", "sqrt", "-o", "{out}"],
+    ["final", "{side}", "--hands", "2", "-o", "{out}"],
+    ["final", "{results}", "--hands", "2", "--carried", "{side}", "-o", "{out}"],
 ]
 
 

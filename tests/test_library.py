@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
@@ -104,3 +105,25 @@ def test_write_table_never_replaces_an_input(tmp_path: Path) -> None:
         duplicate.write_table(table, tmp_path / "out.csv", rules, "standings", inputs=[rules_file])
     assert rules_file.read_text() == "tie_ranking = 'dense'\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.rules.toml"]
+
+
+def test_a_stage_from_the_library_is_the_elimination_command() -> None:
+    rules = duplicate.StageRules(
+        base=(
+            (Decimal(0), 100),
+            (Decimal(4), 200),
+            (Decimal(8), 400),
+        ),
+        advance=3,
+    )
+    stage = duplicate.eliminate(duplicate.read_hand_log(SAMPLE / "stage_example.csv"), rules)
+    shown = cli(
+        "elimination",
+        str(SAMPLE / "stage_example.csv"),
+        "--base",
+        "0:100,4:200,8:400",
+        "--advance",
+        "3",
+    )
+    assert list(stage.standings["player"]) == list(pd.read_csv(io.StringIO(shown))["player"])
+    assert len(stage.ledger) == 8

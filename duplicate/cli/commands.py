@@ -14,6 +14,7 @@ from duplicate.cli import report as report_command
 from duplicate.cli import rules as rules_command
 from duplicate.cli import score as score_command
 from duplicate.cli import seat as seat_command
+from duplicate.cli import stages as stages_command
 from duplicate.cli import standings as standings_command
 from duplicate.cli import validate as validate_command
 from duplicate.cli import verify as verify_command
@@ -72,6 +73,7 @@ for module in (
     leaderboard_command,
     report_command,
     seat_command,
+    stages_command,
     validate_command,
     verify_command,
     rules_command,

@@ -102,6 +102,14 @@ def seat(
     manifest: ManifestOpt = None,
     fmt: FormatOpt = None,
     encoding: EncodingOpt = None,
+    keep: Annotated[
+        int | None,
+        typer.Option(
+            "--keep",
+            parser=whole_number,
+            help="Swiss with cuts: seat only the first N of the standings; the rest are out.",
+        ),
+    ] = None,
     force: Annotated[
         bool,
         typer.Option("--force", help=f"Allow tables of more than {MAX_TABLE_SIZE} seats."),
@@ -120,6 +128,8 @@ def seat(
     from duplicate.seating.next_round import seat_next_round
     from duplicate.seating.players import parse_players
 
+    if keep is not None and (keep < 1 or round_no == 1):
+        raise UsageError("--keep N seats the first N >= 1 of the standings after a round")
     if window is not None and window < 2:
         raise UsageError(f"--window {window}: a window holds at least 2 ranks")
     if not 2 <= table_size <= MAX_TABLE_SIZE and not (force and table_size > MAX_TABLE_SIZE):
@@ -171,11 +181,18 @@ def seat(
         partners=pairs,
         versus_robots=versus_robots,
         adjustments=corrections,
+        keep=keep,
     )
     inputs = input_files(results, players, partners, adjustments, rules=rules)
     for report in seating.reports:
         stderr.print(str(report))
     notes = {"seed": str(seed)} if round_no == 1 else {}
+    if keep is not None:
+        stderr.print(
+            f"cut after {keep} places, {len(seating.cut)} players out: "
+            + (", ".join(seating.cut) or "none")
+        )
+        notes["cut"] = ",".join(seating.cut)
     refuse_overwriting_inputs(manifest, inputs, "--manifest")
     written = emit(
         seating.frame,

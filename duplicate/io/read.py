@@ -18,6 +18,7 @@ from duplicate.io.source import STDIN, Source, dataset_files, resolve
 from duplicate.limits import MAX_ROWS
 from duplicate.model.adjustments import Adjustments, parse_adjustments
 from duplicate.model.results import Results, parse_results
+from duplicate.stages.hand_log import HandLog, parse_hand_log
 
 FALLBACK_ENCODING = "gb18030"
 
@@ -112,6 +113,14 @@ def read_adjustments(
     """Read and validate an adjustments file (round, deal, player, kind, value, reason)."""
     raw, first_row = read_raw(path, encoding, max_rows)
     return parse_adjustments(raw, source_name(path), first_row)
+
+
+def read_hand_log(
+    path: str | Path | Source, encoding: str | None = None, max_rows: int | None = MAX_ROWS
+) -> HandLog:
+    """Read and check a stage's hand log (SCORING.md section 8)."""
+    raw, first_row = read_raw(path, encoding, max_rows)
+    return parse_hand_log(raw, source_name(path), first_row)
 
 
 def read_published(path: str | Path | Source, encoding: str | None = None) -> pd.DataFrame:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -36,6 +36,8 @@ class Seating:
 
     frame: pd.DataFrame
     reports: list[SeatingReport]
+    # Players cut by `keep` (SCORING.md 8.7), in standings order: out of the event.
+    cut: list[str] = field(default_factory=list)
 
 
 def seat_next_round(
@@ -52,12 +54,15 @@ def seat_next_round(
     partners: dict[str, str] | None = None,
     versus_robots: bool = False,
     adjustments: Adjustments | None = None,
+    keep: int | None = None,
 ) -> Seating:
     """The seating of the round after the last one in `results` (round 1 when None).
 
     Later rounds follow the full standings order (ties still unresolved go by player
     id), moved only as far as needed to avoid repeated tablemates when `avoid_repeats`;
     round 1 is a random draw from `seed` over the active players of `players`.
+    `keep` seats only the first `keep` players of each section's standings (Swiss with
+    cuts, SCORING.md 8.7); the others are listed in `Seating.cut`, never dropped silently.
     `partners` seats pairs opposite each other; `versus_robots` seats each player alone
     with robots (see formats.py).
     """
@@ -103,9 +108,13 @@ def seat_next_round(
     sections = sorted(table["section"].unique())
     if players is not None and len(sections) > 1:
         raise UsageError("a players file seats one section; seat each section's results apart")
-    parts, reports = [], []
+    parts, reports, cut = [], [], []
     for section in sections:
         ranked = table.loc[table["section"] == section, "player"]
+        if keep is not None:
+            # Swiss with cuts: only the first `keep` places go on; the rest are out.
+            cut += [str(p) for p in ranked.iloc[keep:]]
+            ranked = ranked.iloc[:keep]
         in_section = frame[frame["section"] == section]
         part, report = seat_section(
             field_order(list(ranked), players),
@@ -121,4 +130,4 @@ def seat_next_round(
         withdrawn = players.loc[players["withdrawn"], "player"].astype(str)
         if seating["player"].astype(str).isin(withdrawn).any():
             raise AssertionError("seating seated a withdrawn player")
-    return Seating(seating, reports)
+    return Seating(seating, reports, cut)

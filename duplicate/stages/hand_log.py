@@ -1,0 +1,275 @@
+"""A stage's hand log (SCORING.md section 8): one row per player per hand, checked.
+
+Columns: hand, table, seat, player, score (the hand's game score, in base units; every
+hand sums to 0), and minute (since the stage began, when the hand ended) or
+finished_at (a timestamp; the stage then begins at the earliest one). Headers in
+English or Chinese.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from duplicate.errors import InvalidData, Problem
+from duplicate.limits import MAX_LISTED
+from duplicate.model.columns import compared
+from duplicate.model.numbers import decimal_units, refusal
+
+ALIASES: dict[str, tuple[str, ...]] = {
+    "hand": ("hand", "局", "局号", "局號", "牌局"),
+    "table": ("table", "桌号", "桌號", "桌"),
+    "seat": ("seat", "方位", "座位"),
+    "player": ("player", "牌手", "选手", "選手"),
+    "score": ("score", "得分"),
+    "minute": ("minute", "分钟", "分鐘"),
+    "finished_at": ("finished_at", "结束时间", "結束時間"),
+}
+REQUIRED = ("hand", "table", "seat", "player", "score")
+# Game scores of one hand: far below what a chip count could overflow with.
+MAX_SCORE = 10**6
+_INTEGER = r"-?(?:0|[1-9][0-9]{0,17})"
+
+
+@dataclass(frozen=True)
+class HandLog:
+    """The checked log: `frame` holds hand, table, seat, player (text), score (int),
+    row, and `minute` (a Fraction per row); `hands` the hand ids in settlement order
+    (minute, then hand id)."""
+
+    frame: pd.DataFrame
+    hands: list[object]
+    source: str
+
+
+def parse_hand_log(raw: pd.DataFrame, source: str, first_row: int = 2) -> HandLog:
+    """Check a hand log and order its hands; InvalidData lists every problem."""
+    columns = _columns(raw, source)
+    raw = raw.reset_index(drop=True)
+    rows = np.arange(first_row, first_row + len(raw))
+    problems: list[Problem] = []
+    text = {name: _text(raw[columns[name]]) for name in ("hand", "table", "seat", "player")}
+    for name, values in text.items():
+        _flag(problems, source, rows, values == "", name, "empty", f"every row needs a {name}")
+    held = decimal_units(raw[columns["score"]])
+    bad = held.bad | (held.scale > 0) & (held.units % 10**held.scale != 0)
+    scores = held.units // 10**held.scale
+    bad |= np.abs(scores) > MAX_SCORE
+    cells = raw[columns["score"]].to_numpy(dtype=object)
+    for i in np.flatnonzero(bad)[:MAX_LISTED]:
+        value = cells[i]
+        why = refusal(value) or f"is not a whole game score from -{MAX_SCORE} to {MAX_SCORE}"
+        problems.append(
+            Problem(source, f"{value!r} {why}", (int(rows[i]),), "score", "write the hand's score")
+        )
+    minutes = _minutes(raw, columns, source, rows, problems)
+    if problems:
+        raise InvalidData(problems)
+    frame = pd.DataFrame(
+        {
+            "hand": _identifier(text["hand"]),
+            "table": _identifier(text["table"]),
+            "seat": _identifier(text["seat"]),
+            "player": text["player"],
+            "score": scores.astype(np.int64),
+            "minute": minutes,
+            "row": rows,
+        }
+    )
+    problems = hand_problems(frame, source)
+    if problems:
+        raise InvalidData(problems)
+    first = frame.drop_duplicates("hand")
+    order = sorted(zip(first["minute"], first["hand"], strict=True), key=_settlement_key)
+    return HandLog(frame, [hand for _, hand in order], source)
+
+
+def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
+    """What makes hands unsettleable: one hand at two tables or minutes, a player or a
+    seat twice in a hand, a hand not summing to 0 or with several winners and several
+    losers, a player in two hands ending at the same minute."""
+    problems: list[Problem] = []
+
+    def each(mask: pd.Series, keys: list[str], message: str, hint: str) -> None:
+        for key, group in frame[mask.to_numpy()].groupby(keys, sort=True):
+            label = key if isinstance(key, tuple) else (key,)
+            shown = message.format(*label)
+            problems.append(Problem(source, shown, tuple(int(r) for r in group["row"]), None, hint))
+
+    by_hand = frame.groupby("hand", sort=False)
+    each(
+        by_hand["table"].transform("nunique") > 1,
+        ["hand"],
+        "hand {0!r} is played at more than one table",
+        "a hand is one table's; correct the table or the hand",
+    )
+    each(
+        by_hand["minute"].transform("nunique") > 1,
+        ["hand"],
+        "hand {0!r} ends at more than one time",
+        "every row of a hand has the minute it ended",
+    )
+    each(
+        frame.duplicated(["hand", "player"], keep=False),
+        ["hand", "player"],
+        "player {1!r} appears twice in hand {0!r}",
+        "keep one row per player per hand",
+    )
+    each(
+        frame.duplicated(["hand", "seat"], keep=False)
+        & ~frame.duplicated(["hand", "player"], keep=False),
+        ["hand", "seat"],
+        "seat {1!r} holds two players in hand {0!r}",
+        "each seat holds one player",
+    )
+    total = by_hand["score"].transform("sum")
+    each(
+        total != 0,
+        ["hand"],
+        "hand {0!r} does not sum to 0",
+        "a hand's scores are what its players win and lose: correct a score",
+    )
+    winners = by_hand["score"].transform(lambda s: int((s > 0).sum()))
+    losers = by_hand["score"].transform(lambda s: int((s < 0).sum()))
+    each(
+        (winners > 1) & (losers > 1) & (total == 0),
+        ["hand"],
+        "hand {0!r} has several winners and several losers",
+        "payments are settled with one winner or one loser (SCORING.md 8.1)",
+    )
+    per_minute = frame.drop_duplicates(["hand", "player"])
+    twice = per_minute.duplicated(["player", "minute"], keep=False)
+    clash = frame.merge(per_minute[twice.to_numpy()][["player", "minute"]].drop_duplicates())
+    if len(clash):
+        for player, group in clash.groupby("player", sort=True):
+            problems.append(
+                Problem(
+                    source,
+                    f"player {player!r} is in two hands ending at minute "
+                    f"{_shown(group['minute'].iloc[0])}",
+                    tuple(int(r) for r in group["row"]),
+                    "player",
+                    "a player plays one hand at a time; correct the minute or the player",
+                )
+            )
+    return problems
+
+
+def _settlement_key(pair: tuple[Fraction, object]) -> tuple[Fraction, int, object]:
+    minute, hand = pair
+    # Integer ids before text, each in its own order (a log holds one kind).
+    return (minute, 0 if isinstance(hand, int | np.integer) else 1, hand)
+
+
+def _columns(raw: pd.DataFrame, source: str) -> dict[str, str]:
+    lookup = {alias.casefold(): name for name, aliases in ALIASES.items() for alias in aliases}
+    found: dict[str, str] = {}
+    for header in raw.columns:
+        name = lookup.get(compared(header))
+        if name is not None:
+            if name in found:
+                raise InvalidData(
+                    [Problem(source, f"columns {found[name]!r} and {header!r} both mean '{name}'")]
+                )
+            found[name] = str(header)
+    missing = [name for name in REQUIRED if name not in found]
+    if "minute" not in found and "finished_at" not in found:
+        missing.append("minute (or finished_at)")
+    if missing:
+        have = ", ".join(repr(str(c)) for c in raw.columns) or "none"
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                    f"(columns found: {have})",
+                    hint="a hand log needs hand, table, seat, player, score and minute",
+                )
+            ]
+        )
+    if len(raw) == 0:
+        raise InvalidData([Problem(source, "has no hands", hint="add one row per player per hand")])
+    return found
+
+
+def _minutes(
+    raw: pd.DataFrame,
+    columns: dict[str, str],
+    source: str,
+    rows: np.ndarray,
+    problems: list[Problem],
+) -> list[Fraction]:
+    """Each row's minute as an exact Fraction (from minute, or from finished_at)."""
+    if "minute" in columns:
+        held = decimal_units(raw[columns["minute"]])
+        bad = held.bad | (held.units < 0)
+        _flag(
+            problems,
+            source,
+            rows,
+            bad,
+            "minute",
+            "is not a minute >= 0",
+            "give the minute the hand ended",
+            raw[columns["minute"]],
+        )
+        return [Fraction(int(u), 10**held.scale) for u in held.units]
+    cells = raw[columns["finished_at"]]
+    stamps = pd.to_datetime(cells.astype("str"), errors="coerce", utc=True, format="ISO8601")
+    _flag(
+        problems,
+        source,
+        rows,
+        stamps.isna().to_numpy(),
+        "finished_at",
+        "is not a date and time",
+        "write it as 2026-05-01T20:15:00+08:00",
+        cells,
+    )
+    if stamps.isna().any():
+        return [Fraction(0)] * len(raw)
+    # Nanoseconds, whatever resolution the parser chose.
+    since = stamps.dt.as_unit("ns").astype("int64")
+    nanos = since - since.min()
+    return [Fraction(int(n), 60 * 10**9) for n in nanos]
+
+
+def _flag(
+    problems: list[Problem],
+    source: str,
+    rows: np.ndarray,
+    bad: np.ndarray | pd.Series,
+    column: str,
+    what: str,
+    hint: str,
+    cells: pd.Series | None = None,
+) -> None:
+    at = np.flatnonzero(np.asarray(bad))
+    for i in at[:MAX_LISTED]:
+        shown = "empty" if cells is None else f"{cells.iloc[i]!r} {what}"
+        problems.append(Problem(source, shown, (int(rows[i]),), column, hint))
+    if len(at) > MAX_LISTED:
+        rest = len(at) - MAX_LISTED
+        problems.append(
+            Problem(source, f"{rest} more cells like these", column=column, hint=hint, count=rest)
+        )
+
+
+def _text(column: pd.Series) -> pd.Series:
+    text = column.astype("str").str.strip()
+    return text.where(column.notna(), "").reset_index(drop=True)
+
+
+def _identifier(text: pd.Series) -> pd.Series:
+    """Ids as int64 when all are plain integers (hand 10 after hand 9), else text."""
+    if bool(text.str.fullmatch(_INTEGER).all()):
+        return text.astype("int64")
+    return text
+
+
+def _shown(minute: Fraction) -> str:
+    return format(Decimal(minute.numerator) / Decimal(minute.denominator), "f")

@@ -1,0 +1,368 @@
+"""Stage formats (SCORING.md section 8): elimination, fixed-hand finals, equal results."""
+
+from __future__ import annotations
+
+import io
+import random
+import tomllib
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from duplicate.cli import app
+from duplicate.stages.elimination import Hand, Seat, eliminate, settle
+from duplicate.stages.hand_log import parse_hand_log
+from duplicate.stages.stage_rules import StageRules, parse_schedule
+from tests import stage_reference
+from tests.conftest import SAMPLE
+
+runner = CliRunner()
+EXAMPLE = SAMPLE / "stage_example.csv"
+GOLDEN = Path(__file__).parent / "golden_stages"
+BAD = Path(__file__).parent / "data" / "bad_hands"
+EXAMPLE_OPTIONS = ["--base", "0:100,4:200,8:400", "--advance", "3"]
+
+
+def run(*args: object, stdin: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, [str(a) for a in args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_the_worked_example_of_section_8(tmp_path: Path) -> None:
+    out, ledger = tmp_path / "stage.csv", tmp_path / "ledger.csv"
+    code, _, err = run("elimination", EXAMPLE, *EXAMPLE_OPTIONS, "--ledger", ledger, "-o", out)
+    assert code == 0, err
+    standings = pd.read_csv(out, dtype=str, keep_default_na=False)
+    # SCORING.md: 1 F 2200, 2 B 2100, 3 A 1700 (qualified, carried as much),
+    # 4 E (out in hand 4), 5 C (hand 3), 6 D (hand 2).
+    assert list(standings["player"]) == ["F", "B", "A", "E", "C", "D"]
+    assert list(standings["chips"]) == ["2200", "2100", "1700", "0", "0", "0"]
+    assert list(standings["eliminated_in"]) == ["", "", "", "4", "3", "2"]
+    assert list(standings["carried"]) == ["2200", "2100", "1700", "", "", ""]
+    assert list(standings["qualified"]) == ["true"] * 3 + ["false"] * 3
+    assert out.read_bytes() == (GOLDEN / "standings.csv").read_bytes()
+    assert ledger.read_bytes() == (GOLDEN / "ledger.csv").read_bytes()
+    payments = pd.read_csv(ledger, dtype=str, keep_default_na=False)
+    d_to_f = payments[(payments["payer"] == "D") & (payments["payee"] == "F")].iloc[0]
+    assert (d_to_f["owed"], d_to_f["paid"], d_to_f["cap"]) == ("600", "400", "payer_left")
+
+
+def hand(*seats: tuple[str, int]) -> Hand:
+    return Hand(1, 1, Fraction(0), [Seat(p, i, s, i + 2) for i, (p, s) in enumerate(seats)])
+
+
+def test_the_seeds_two_minimization_examples() -> None:
+    """003: a winner with 30 chips owed 200 receives 30; a loser with 120 who owes 140
+    pays 120."""
+    [paid] = settle(hand(("W", 2), ("L", -2)), 100, {"W": 30, "L": 1000})
+    assert (paid["paid"], paid["cap"]) == (30, "payee_chips")
+    [paid] = settle(hand(("W", 14), ("L", -14)), 10, {"W": 1000, "L": 120})
+    assert (paid["paid"], paid["cap"]) == (120, "payer_chips")
+
+
+def test_a_paying_hub_pays_in_seat_order_after_its_own_seat() -> None:
+    payments = settle(hand(("A", 2), ("B", 2), ("C", -4)), 100, {"A": 900, "B": 900, "C": 300})
+    assert [(p["payee"], p["paid"]) for p in payments] == [("A", 200), ("B", 100)]
+
+
+# Random stages: tables of 3, scores with one winner or one loser, hands that only
+# players still in play (the reference says who is in while the log is made).
+@st.composite
+def stages(draw: st.DrawFn) -> tuple[list[dict[str, object]], StageRules]:
+    n = draw(st.integers(3, 9))
+    start = draw(st.sampled_from([50, 300, 1000]))
+    schedule_text = draw(st.sampled_from(["0:100", "0:10,3:40", "0:50,2:80,6:300"]))
+    fixed = draw(st.sampled_from([None, 0, 60]))
+    share = draw(st.sampled_from([Decimal("0.25"), Decimal(0), Decimal("1.5")]))
+    rules = StageRules(
+        start=start,
+        base=parse_schedule(schedule_text),
+        eliminate_below=share,
+        eliminate_below_chips=fixed,
+        advance=draw(st.integers(0, n)),
+        carry=draw(st.sampled_from(["ratio", "sqrt", "none"])),
+        carry_ratio=draw(st.sampled_from([Decimal(1), Decimal("0.5")])),
+    )
+    schedule = [(Fraction(m), b) for m, b in rules.base]
+    players = [f"p{i}" for i in range(n)]
+    rows: list[dict[str, object]] = []
+    minute = 0
+    for number in range(1, draw(st.integers(1, 14)) + 1):
+        state = (
+            stage_reference.run_stage(rows, start, schedule, Fraction(share), fixed) if rows else {}
+        )
+        still_in = [p for p in players if p not in state or state[p].out_position is None]
+        if len(still_in) < 3:
+            break
+        table = draw(st.permutations(still_in))[:3]
+        minute += draw(st.integers(1, 3))
+        hub = draw(st.integers(0, 2))
+        sign = draw(st.sampled_from([1, -1]))
+        others = [draw(st.integers(0, 6)) for _ in range(2)]
+        scores = [-sign * s for s in others]
+        scores.insert(hub, sign * sum(others))
+        for seat, (player, score) in enumerate(zip(table, scores, strict=True)):
+            rows.append(
+                {
+                    "hand": number,
+                    "minute": minute,
+                    "table": 1 + number % 2,
+                    "seat": seat,
+                    "player": player,
+                    "score": score,
+                }
+            )
+    return rows, rules
+
+
+common = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def standings_of(rows: list[dict[str, object]], rules: StageRules) -> pd.DataFrame:
+    log = parse_hand_log(pd.DataFrame(rows), "hands", 2)
+    return eliminate(log, rules).standings
+
+
+@common
+@given(stages())
+def test_elimination_agrees_with_the_reference(
+    stage: tuple[list[dict[str, object]], StageRules],
+) -> None:
+    rows, rules = stage
+    if not rows:
+        return
+    got = standings_of(rows, rules)
+    want = stage_reference.run_stage(
+        rows,
+        rules.start,
+        [(Fraction(m), b) for m, b in rules.base],
+        Fraction(rules.eliminate_below),
+        rules.eliminate_below_chips,
+    )
+    assert list(got["player"]) == stage_reference.stage_order(want)
+    for row in got.itertuples():
+        s = want[row.player]
+        assert (row.chips, row.hands) == (s.chips, s.hands)
+        assert row.eliminated_in == ("" if s.out_hand is None else str(s.out_hand))
+
+
+@common
+@given(stages())
+def test_chips_are_conserved_never_negative_and_out_means_below_the_limit(
+    stage: tuple[list[dict[str, object]], StageRules],
+) -> None:
+    rows, rules = stage
+    if not rows:
+        return
+    log = parse_hand_log(pd.DataFrame(rows), "hands", 2)
+    result = eliminate(log, rules)
+    table = result.standings
+    assert int(table["chips"].sum()) == rules.start * len(table)
+    assert (table["chips"] >= 0).all()
+    ledger = result.ledger
+    assert (ledger["paid"] >= 0).all()
+    assert (ledger["paid"] <= ledger["owed"]).all()
+    assert (ledger[["payer_chips_after", "payee_chips_after"]] >= 0).all().all()
+    last_base = {}
+    for record in sorted(rows, key=lambda r: (r["minute"], r["hand"])):
+        last_base[record["player"]] = rules.base_at(Decimal(str(record["minute"])))
+    for row in table.itertuples():
+        below = (
+            row.chips < rules.eliminate_below_chips
+            if rules.eliminate_below_chips is not None
+            else row.chips < rules.eliminate_below * last_base[row.player]
+        )
+        assert below == (row.eliminated_in != "")
+
+
+@common
+@given(stages(), st.randoms(use_true_random=False))
+def test_shuffling_the_log_changes_nothing(
+    stage: tuple[list[dict[str, object]], StageRules], rnd: random.Random
+) -> None:
+    rows, rules = stage
+    if not rows:
+        return
+    shuffled = list(rows)
+    rnd.shuffle(shuffled)
+    pd.testing.assert_frame_equal(standings_of(rows, rules), standings_of(shuffled, rules))
+
+
+def test_carry_modes_round_half_up(tmp_path: Path) -> None:
+    code, out, _ = run(
+        "elimination", EXAMPLE, *EXAMPLE_OPTIONS, "--carry", "sqrt", "--carry-ratio", "10"
+    )
+    assert code == 0
+    carried = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)["carried"]
+    # sqrt(2200) x 10 = 469.04..., sqrt(2100) x 10 = 458.25..., sqrt(1700) x 10 = 412.31...
+    assert list(carried[:3]) == ["469", "458", "412"]
+    code, out, _ = run("elimination", EXAMPLE, *EXAMPLE_OPTIONS, "--carry", "none")
+    assert list(pd.read_csv(io.StringIO(out))["carried"][:3]) == [0, 0, 0]
+
+
+def test_the_rules_file_holds_the_stage(tmp_path: Path) -> None:
+    rules = tmp_path / "stage.rules.toml"
+    rules.write_text('[stage]\nbase = "0:100,4:200,8:400"\nadvance = 3\nstart = 1000\n')
+    with_file = run("elimination", EXAMPLE, "--rules", rules)
+    assert with_file[:2] == run("elimination", EXAMPLE, *EXAMPLE_OPTIONS)[:2]
+    printed = tomllib.loads(run("rules", "--rules", rules)[1])
+    assert printed["stage"]["base"] == "0:100,4:200,8:400"
+    assert printed["stage"]["advance"] == 3
+
+
+def test_a_fixed_hand_final_takes_the_elimination_output(tmp_path: Path) -> None:
+    stage = tmp_path / "stage.csv"
+    assert run("elimination", EXAMPLE, *EXAMPLE_OPTIONS, "-o", stage)[0] == 0
+    hands = tmp_path / "final.csv"
+    hands.write_text(
+        "hand,minute,table,seat,player,score\n"
+        "1,1,1,0,F,2\n1,1,1,1,B,-1\n1,1,1,2,A,-1\n"
+        "2,2,1,0,F,-2\n2,2,1,1,B,4\n2,2,1,2,A,-2\n"
+    )
+    code, out, err = run("final", hands, "--hands", "2", "--carried", stage, "--base", "0:10")
+    assert code == 0, err
+    table = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    # F 2200 + 20 - 20, B 2100 - 10 + 40, A 1700 - 10 - 20.
+    assert table[["place", "player", "total", "carried", "hands"]].to_dict("list") == {
+        "place": ["1", "2", "3"],
+        "player": ["F", "B", "A"],
+        "total": ["2200", "2130", "1670"],
+        "carried": ["2200", "2100", "1700"],
+        "hands": ["2", "2", "2"],
+    }
+
+
+def test_a_final_orders_by_total_then_last_hand_then_registration(tmp_path: Path) -> None:
+    hands = tmp_path / "final.csv"
+    # A and B end level on 0; A won the last hand. C and D are level with the same
+    # last hand: registration decides, or nothing does.
+    hands.write_text(
+        "hand,minute,table,seat,player,score\n"
+        "1,1,1,0,A,-2\n1,1,1,1,B,2\n2,2,1,0,A,2\n2,2,1,1,B,-2\n"
+        "3,1,2,0,C,1\n3,1,2,1,D,1\n3,1,2,2,E,-2\n4,2,2,0,C,0\n4,2,2,1,D,0\n4,2,2,2,E,0\n"
+    )
+    code, out, _ = run("final", hands, "--hands", "2")
+    table = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert code == 0
+    assert list(table["player"]) == ["C", "D", "A", "B", "E"]
+    assert list(table["place"]) == ["1", "1", "3", "4", "5"]
+    assert list(table["decided_by"]) == ["", "tied", "total", "last_hand", "total"]
+    players = tmp_path / "players.csv"
+    players.write_text("player,registered\nD,2026-01-01\nC,2026-01-02\nA,x\nB,y\nE,z\n")
+    code, out, _ = run("final", hands, "--hands", "2", "--players", players)
+    table = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert list(table["player"])[:2] == ["D", "C"]
+    assert list(table["decided_by"])[:2] == ["", "registration"]
+
+
+def test_players_short_of_the_hands_get_no_place(tmp_path: Path) -> None:
+    hands = tmp_path / "final.csv"
+    hands.write_text(
+        "hand,minute,table,seat,player,score\n1,1,1,0,A,5\n1,1,1,1,B,-5\n"
+        "2,2,1,0,A,1\n2,2,1,1,C,-1\n"
+    )
+    code, out, _ = run("final", hands, "--hands", "2")
+    table = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert code == 0
+    assert table.to_dict("records")[0]["player"] == "A"
+    assert list(table["place"]) == ["1", "", ""]
+    code, _, err = run("final", hands, "--hands", "1")
+    assert code == 1
+    assert "plays 2 hands, more than the 1 of the final" in err
+
+
+def test_explain_shows_the_payments_behind_a_players_chips() -> None:
+    code, out, _ = run("elimination", EXAMPLE, *EXAMPLE_OPTIONS, "--explain", "C", "-f", "csv")
+    assert code == 0
+    rows = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert list(rows["hand"]) == ["1", "3"]
+    assert list(rows["cap"]) == ["", "payer_chips"]
+
+
+def test_ass_lists_every_sitting_longer_than_allowed(tmp_path: Path) -> None:
+    hands = tmp_path / "hands.csv"
+    lines = ["hand,minute,table,seat,player,score"]
+    for h in range(1, 5):
+        lines += [f"{h},{h},1,0,A,1", f"{h},{h},1,1,B,-1"]
+    hands.write_text("\n".join(lines) + "\n")
+    assert run("elimination", hands)[0] == 0
+    code, _, err = run("elimination", hands, "--ass", "3")
+    assert code == 1
+    assert "table 1 plays 4 hands in a row with the same players" in err
+
+
+EXPECTED = tomllib.loads((BAD / "EXPECTED.toml").read_text(encoding="utf-8"))
+
+
+def test_every_bad_hand_log_has_an_expectation() -> None:
+    assert {p.name for p in BAD.iterdir() if p.name != "EXPECTED.toml"} == set(EXPECTED)
+
+
+# A final eliminates no one: that file is the elimination's alone.
+CASES = [("elimination", name) for name in sorted(EXPECTED)] + [
+    ("final", name) for name in sorted(EXPECTED) if name != "played_after_elimination.csv"
+]
+
+
+@pytest.mark.parametrize(("command", "name"), CASES)
+def test_bad_hand_logs_are_rejected_cleanly(command: str, name: str, tmp_path: Path) -> None:
+    out = tmp_path / "out.csv"
+    extra = ["--hands", "9"] if command == "final" else ["--ledger", str(tmp_path / "l.csv")]
+    code, stdout, err = run(command, BAD / name, *extra, "-o", out)
+    assert code == 1, err
+    assert EXPECTED[name] in err
+    assert "Traceback" not in err
+    assert stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_swiss_with_cuts_seats_the_first_n_and_lists_the_rest(tmp_path: Path) -> None:
+    results = SAMPLE / "big2_event.csv"
+    standings = pd.read_csv(io.StringIO(run("standings", results)[1]), dtype=str)
+    out, manifest = tmp_path / "seats.csv", tmp_path / "run.json"
+    code, _, err = run("seat", results, "--keep", "40", "-o", out, "--manifest", manifest)
+    assert code == 0, err
+    seated = pd.read_csv(out, dtype=str)
+    assert set(seated["player"]) == set(standings["player"][:40])
+    cut = list(standings["player"][40:])
+    assert f"cut after 40 places, 8 players out: {', '.join(cut)}" in err
+    assert ",".join(cut) in manifest.read_text()
+    assert run("seat", results, "--keep", "0")[0] == 2
+
+
+def test_finished_at_times_settle_like_minutes(tmp_path: Path) -> None:
+    frame = pd.read_csv(EXAMPLE)
+    stamps = pd.Timestamp("2026-05-01T20:00:00+08:00") + pd.to_timedelta(frame["minute"], "min")
+    timed = tmp_path / "timed.csv"
+    frame.drop(columns="minute").assign(finished_at=stamps.map(pd.Timestamp.isoformat)).to_csv(
+        timed, index=False
+    )
+    # The stage begins at the first hand's end (minute 2 of the example): shift the
+    # schedule by as much.
+    code, out, err = run("elimination", timed, "--base", "0:100,2:200,6:400", "--advance", "3")
+    assert code == 0, err
+    assert out == run("elimination", EXAMPLE, *EXAMPLE_OPTIONS)[1].replace(
+        "4,8,false", "4,6,false"
+    ).replace("3,5,false", "3,3,false").replace("2,3,false", "2,1,false")
+
+
+@pytest.mark.parametrize(
+    ("base", "fragment"),
+    [
+        ("4:100,8:200", "starts at minute 0"),
+        ("0:200,4:100", "minutes and bases both grow"),
+        ("0:100,0:200", "minutes and bases both grow"),
+        ("0:1e2", "is not minute:base"),
+        ("0:0", "a base is a whole number"),
+    ],
+)
+def test_a_base_schedule_starts_at_0_and_grows(base: str, fragment: str) -> None:
+    code, _, err = run("elimination", EXAMPLE, "--base", base)
+    assert code == 2
+    assert fragment in err

@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -118,3 +119,47 @@ def test_hostile_and_chinese_names_show_as_text(browser: webdriver.Chrome, tmp_p
     names = {a.text for a in browser.find_elements(By.CSS_SELECTOR, "table.standings a")}
     assert {"张三", EVIL, "A&B"} <= names
     assert browser.execute_script("return document.querySelectorAll('body script').length") == 0
+
+
+def test_a_stage_site_shows_standings_eliminations_and_chips(
+    browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    hands = pd.read_csv(SAMPLE / "stage_example.csv", dtype=str)
+    hands["player"] = hands["player"].replace({"A": EVIL, "C": "张三"})
+    log = tmp_path / "hands.csv"
+    hands.to_csv(log, index=False)
+    site = tmp_path / "stage"
+    result = CliRunner().invoke(
+        app,
+        [
+            "elimination",
+            str(log),
+            "--base",
+            "0:100,4:200,8:400",
+            "--advance",
+            "3",
+            "--report",
+            str(site),
+            "-o",
+            str(tmp_path / "stage.csv"),
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    for page in sorted(site.rglob("*.html")):
+        browser.get(page.as_uri())
+        assert console_errors(browser) == [], page.name
+        assert browser.execute_script("return document.querySelectorAll('body script').length") == 0
+    browser.get((site / "index.html").as_uri())
+    shown = [
+        row.find_elements(By.TAG_NAME, "td")[1].text
+        for row in browser.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
+    ]
+    assert shown == ["F", "B", EVIL, "E", "张三", "D"]
+    browser.find_element(By.LINK_TEXT, EVIL).click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == f"Player {EVIL}"
+    labels = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "svg.chips-chart text")]
+    assert labels[::2] == ["1600", "900", "1700"]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "table.payments tbody tr")) == 4
+    browser.find_element(By.LINK_TEXT, "Eliminations").click()
+    order = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "ol.timeline a")]
+    assert order == ["D", "张三", "E"]

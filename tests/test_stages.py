@@ -366,3 +366,34 @@ def test_a_base_schedule_starts_at_0_and_grows(base: str, fragment: str) -> None
     code, _, err = run("elimination", EXAMPLE, "--base", base)
     assert code == 2
     assert fragment in err
+
+
+def test_a_swiss_final_settles_equal_totals_by_registration_alone() -> None:
+    from duplicate.seating.next_round import by_registration
+
+    standings = pd.DataFrame(
+        {
+            "section": ["", "", "", "", ""],
+            "player": ["A", "B", "C", "D", "E"],
+            "total": [30, 20, 20, 20, 10],
+            "decided_by": ["", "total", "beaten_avg", "tied", "total"],
+        }
+    )
+    players = pd.DataFrame(
+        {"player": ["D", "C", "A", "E"], "withdrawn": False, "registered": [1, 2, 3, 4]}
+    )
+    # B, C and D are level on 20: D and C registered first; B is not in the file.
+    assert list(by_registration(standings, players)["player"]) == ["A", "D", "C", "B", "E"]
+
+
+def test_seat_with_the_registration_tie_rule_needs_the_players_file(tmp_path: Path) -> None:
+    results = SAMPLE / "big2_event.csv"
+    code, _, err = run("seat", results, "--tie-rule", "registration")
+    assert code == 2
+    assert "needs the players file" in err
+    players = tmp_path / "players.csv"
+    standings = pd.read_csv(io.StringIO(run("standings", results)[1]), dtype=str)
+    players.write_text("player\n" + "\n".join(reversed(list(standings["player"]))) + "\n")
+    code, out, err = run("seat", results, "--tie-rule", "registration", "--players", players)
+    assert code == 0, err
+    assert len(pd.read_csv(io.StringIO(out))) == 48

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,6 +27,9 @@ from duplicate.cli.manifest import (
 )
 from duplicate.cli.rules_options import rules_options
 from duplicate.rules import Rules
+
+if TYPE_CHECKING:
+    from duplicate.io.publish import Written
 
 
 class Language(StrEnum):
@@ -56,9 +59,6 @@ def report(
 
     Example: duplicate report results.csv -o site --lang zh
     """
-    from duplicate.io.publish import Written
-    from duplicate.io.source import file_listing
-    from duplicate.io.write import write_directory
     from duplicate.report.data import report_data
     from duplicate.report.pages import build_site
 
@@ -69,19 +69,27 @@ def report(
         data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     with working("building the report"):
         pages = build_site(report_data(data, rules, corrections), lang.value)
-    files = {path: html.encode("utf-8") for path, html in pages.items()}
-    write_directory(output, files)
+    written = write_site(output, pages)
     if manifest is not None:
-        # The site as one output: the listing of its pages' paths and hashes.
-        site = file_listing(
-            {path: hashlib.sha256(page).hexdigest() for path, page in files.items()}
-        )
         write_manifest(
             manifest,
             command="report",
             rules=rules,
             inputs=results_records(results, len(data.frame), adjustments, corrections),
-            outputs=[Written.of(output, "site", site, len(files))],
+            outputs=[written],
             adjustments=adjustment_records(corrections),
         )
+
+
+def write_site(output: str, pages: dict[str, str]) -> Written:
+    """Write a site's pages into the folder `output` at once; the site as one output
+    for a manifest (the listing of its pages' paths and hashes)."""
+    from duplicate.io.publish import Written
+    from duplicate.io.source import file_listing
+    from duplicate.io.write import write_directory
+
+    files = {path: html.encode("utf-8") for path, html in pages.items()}
+    write_directory(output, files)
     stderr.print(f"wrote {len(pages)} pages to {output}/ (open {output}/index.html)")
+    site = file_listing({path: hashlib.sha256(page).hexdigest() for path, page in files.items()})
+    return Written.of(output, "site", site, len(files))

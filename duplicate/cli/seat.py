@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -28,6 +29,11 @@ from duplicate.cli.rules_options import rules_options
 from duplicate.errors import UsageError
 from duplicate.limits import MAX_TABLE_SIZE
 from duplicate.rules import Rules
+
+
+class TieRuleChoice(StrEnum):
+    standings = "standings"
+    registration = "registration"
 
 
 def register(app: typer.Typer) -> None:
@@ -102,6 +108,14 @@ def seat(
     manifest: ManifestOpt = None,
     fmt: FormatOpt = None,
     encoding: EncodingOpt = None,
+    tie_rule: Annotated[
+        TieRuleChoice,
+        typer.Option(
+            "--tie-rule",
+            help="standings (every tie-break) or registration (a Swiss final: equal totals "
+            "by the players file's registration).",
+        ),
+    ] = TieRuleChoice.standings,
     keep: Annotated[
         int | None,
         typer.Option(
@@ -182,6 +196,7 @@ def seat(
         versus_robots=versus_robots,
         adjustments=corrections,
         keep=keep,
+        tie_rule=tie_rule.value,
     )
     inputs = input_files(results, players, partners, adjustments, rules=rules)
     for report in seating.reports:

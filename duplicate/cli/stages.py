@@ -24,6 +24,7 @@ from duplicate.cli.common import (
 )
 from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
 from duplicate.cli.output import emit
+from duplicate.cli.report import Language, write_site
 from duplicate.cli.rules_options import RulesFileOpt, effective_rules
 
 if TYPE_CHECKING:
@@ -104,6 +105,13 @@ def elimination(
         typer.Option("--ledger", help="Also write every payment, its cap and the chips after."),
     ] = None,
     explain: ExplainOpt = None,
+    report: Annotated[
+        str | None,
+        typer.Option("--report", help="Also write the stage as a web site in this folder."),
+    ] = None,
+    lang: Annotated[Language, typer.Option("--lang", help="Report labels: en or zh.")] = (
+        Language.en
+    ),
     rules_file: RulesFileOpt = None,
     output: OutputOpt = None,
     fmt: FormatOpt = None,
@@ -139,7 +147,7 @@ def elimination(
     stage = dataclasses.replace(rules.stage, **{k: v for k, v in changes.items() if v is not None})
     rules = dataclasses.replace(rules, stage=stage)
     inputs = input_files(hands, players, rules=rules)
-    for path in (output, ledger, manifest):
+    for path in (output, ledger, manifest, report):
         refuse_overwriting_inputs(path, inputs)
     log = _hand_log(hands, encoding)
     result = eliminate(log, stage, _registration(players, encoding))
@@ -154,6 +162,10 @@ def elimination(
 
         written += write_table(result.ledger, ledger, rules, "ledger", inputs=inputs)
         stderr.print(f"wrote {len(result.ledger)} payments to {ledger}")
+    if report is not None:
+        from duplicate.report.stage_pages import stage_site
+
+        written.append(write_site(report, stage_site(result, lang.value)))
     if manifest is not None:
         records = [input_record("hands", hands, len(log.frame))]
         write_manifest(

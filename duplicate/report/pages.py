@@ -63,50 +63,29 @@ def text(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-class Site:
-    """Builds every page; file names come from positions, never from user text."""
+class Pages:
+    """The frame every page shares (navigation, title, footer) and its tables."""
 
-    def __init__(self, data: ReportData, lang: str) -> None:
-        self.data = data
+    def __init__(self, lang: str) -> None:
         self.t = LABELS[lang]
         self.lang = lang
-        players = data.standings[["section", "player"]].astype(str)
-        self.player_page = {
-            (s, p): f"players/{i + 1}.html"
-            for i, (s, p) in enumerate(players.itertuples(index=False))
-        }
-        deals = data.scores[["section", "round", "deal"]].drop_duplicates().astype(str)
-        self.deal_page = {
-            (s, r, d): f"deals/{i + 1}.html"
-            for i, (s, r, d) in enumerate(deals.itertuples(index=False))
-        }
 
-    def pages(self) -> dict[str, str]:
-        out = {
-            "index.html": self.index(),
-            "rules.html": self.rules(),
-            "deals/index.html": self.deal_list(),
-        }
-        for deal_key, path in self.deal_page.items():
-            out[path] = self.deal(deal_key)
-        for player_key, path in self.player_page.items():
-            out[path] = self.player(player_key)
-        return out
-
-    # -- page frame ---------------------------------------------------------------------
+    def nav(self) -> list[tuple[str, str]]:
+        """(path from the site's root, label) of each link in the navigation."""
+        return [
+            ("index.html", self.t["standings"]),
+            ("deals/index.html", self.t["deals"]),
+            ("rules.html", self.t["rules"]),
+        ]
 
     def page(self, title: str, body: str, depth: int) -> str:
         up = "../" * depth
-        nav = (
-            f'<nav><a href="{up}index.html">{self.t["standings"]}</a>'
-            f'<a href="{up}deals/index.html">{self.t["deals"]}</a>'
-            f'<a href="{up}rules.html">{self.t["rules"]}</a></nav>'
-        )
+        nav = "".join(f'<a href="{up}{path}">{label}</a>' for path, label in self.nav())
         return (
             f'<!DOCTYPE html>\n<html lang="{self.t["html_lang"]}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
-            f"<body>{nav}<h1>{escape(title)}</h1>{body}"
+            f"<body><nav>{nav}</nav><h1>{escape(title)}</h1>{body}"
             f"<footer>{self.t['made_with']} {escape(__version__)}</footer></body></html>\n"
         )
 
@@ -139,6 +118,36 @@ class Site:
             rows.append(f"<tr>{''.join(cells)}</tr>")
         body = "".join(rows)
         return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+class Site(Pages):
+    """Builds every page; file names come from positions, never from user text."""
+
+    def __init__(self, data: ReportData, lang: str) -> None:
+        super().__init__(lang)
+        self.data = data
+        players = data.standings[["section", "player"]].astype(str)
+        self.player_page = {
+            (s, p): f"players/{i + 1}.html"
+            for i, (s, p) in enumerate(players.itertuples(index=False))
+        }
+        deals = data.scores[["section", "round", "deal"]].drop_duplicates().astype(str)
+        self.deal_page = {
+            (s, r, d): f"deals/{i + 1}.html"
+            for i, (s, r, d) in enumerate(deals.itertuples(index=False))
+        }
+
+    def pages(self) -> dict[str, str]:
+        out = {
+            "index.html": self.index(),
+            "rules.html": self.rules(),
+            "deals/index.html": self.deal_list(),
+        }
+        for deal_key, path in self.deal_page.items():
+            out[path] = self.deal(deal_key)
+        for player_key, path in self.player_page.items():
+            out[path] = self.player(player_key)
+        return out
 
     # -- pages --------------------------------------------------------------------------
 
@@ -235,25 +244,41 @@ def place_chart(
     rounds: list[int], places: list[int], field: int, x_label: str, y_label: str
 ) -> str:
     """An inline SVG line of place (1 at the top) after each round."""
+    return line_chart(
+        [str(r) for r in rounds], places, 1, max(field, 1), x_label, y_label, "place-chart"
+    )
+
+
+def line_chart(
+    xs: list[str],
+    ys: list[int],
+    top: int,
+    bottom: int,
+    x_label: str,
+    y_label: str,
+    cls: str,
+) -> str:
+    """An inline SVG line through (x, y), `top` drawn at the top and `bottom` at the
+    bottom; each point labelled with its value, each x below."""
     width, height, pad = 480, 220, 40
-    field = max(field, 1)
-    last = max(len(rounds) - 1, 1)
+    last = max(len(xs) - 1, 1)
+    span = (bottom - top) or 1
 
     def x(i: int) -> float:
-        return pad + (width - 2 * pad) * (i / last if len(rounds) > 1 else 0.5)
+        return pad + (width - 2 * pad) * (i / last if len(xs) > 1 else 0.5)
 
-    def y(place: int) -> float:
-        return pad + (height - 2 * pad) * ((place - 1) / max(field - 1, 1))
+    def y(value: int) -> float:
+        return pad + (height - 2 * pad) * ((value - top) / span)
 
-    points = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in enumerate(places))
+    points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(ys))
     dots = "".join(
-        f'<circle cx="{x(i):.1f}" cy="{y(p):.1f}" r="4"/>'
-        f'<text x="{x(i):.1f}" y="{y(p) - 8:.1f}" text-anchor="middle">{p}</text>'
-        f'<text x="{x(i):.1f}" y="{height - 12}" text-anchor="middle">{r}</text>'
-        for i, (r, p) in enumerate(zip(rounds, places, strict=True))
+        f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4"/>'
+        f'<text x="{x(i):.1f}" y="{y(v) - 8:.1f}" text-anchor="middle">{v}</text>'
+        f'<text x="{x(i):.1f}" y="{height - 12}" text-anchor="middle">{escape(label)}</text>'
+        for i, (label, v) in enumerate(zip(xs, ys, strict=True))
     )
     return (
-        f'<svg class="place-chart" role="img" width="{width}" height="{height}" '
+        f'<svg class="{cls}" role="img" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" aria-label="{escape(y_label)} / {escape(x_label)}">'
         f'<polyline fill="none" stroke="#2f5db3" stroke-width="2" points="{points}"/>'
         f'<g fill="#2f5db3" font-size="12">{dots}</g></svg>'

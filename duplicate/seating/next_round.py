@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 import pandas as pd
 
@@ -40,6 +41,25 @@ class Seating:
     cut: list[str] = field(default_factory=list)
 
 
+TieRule = Literal["standings", "registration"]
+# The criteria that tell players apart before any tie-break, per scoring method.
+PRIMARY = {"total", "average", "placed"}
+
+
+def by_registration(table: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
+    """Standings whose equal results go by registration alone (a Swiss final,
+    SCORING.md 8.5): players level on the total keep their block, ordered by the
+    players file's registration; players it does not list come after, by id."""
+    decided = table["decided_by"].astype("str")
+    new_section = table["section"].astype("str").ne(table["section"].astype("str").shift())
+    block = (new_section | decided.isin(PRIMARY) | (decided == "")).cumsum()
+    registered = dict(zip(players["player"].astype("str"), players["registered"], strict=True))
+    position = table["player"].astype("str").map(registered).fillna(len(registered) + 1)
+    keys = pd.DataFrame({"block": block, "position": position, "player": table["player"]})
+    order = keys.sort_values(["block", "position", "player"], kind="stable").index
+    return table.loc[order].reset_index(drop=True)
+
+
 def seat_next_round(
     results: Results | pd.DataFrame | None,
     rules: Rules | None = None,
@@ -55,12 +75,15 @@ def seat_next_round(
     versus_robots: bool = False,
     adjustments: Adjustments | None = None,
     keep: int | None = None,
+    tie_rule: TieRule = "standings",
 ) -> Seating:
     """The seating of the round after the last one in `results` (round 1 when None).
 
     Later rounds follow the full standings order (ties still unresolved go by player
     id), moved only as far as needed to avoid repeated tablemates when `avoid_repeats`;
     round 1 is a random draw from `seed` over the active players of `players`.
+    `tie_rule="registration"` settles equal totals by the players file's registration
+    alone, not by the tie-breaks (a Swiss final, SCORING.md 8.5).
     `keep` seats only the first `keep` players of each section's standings (Swiss with
     cuts, SCORING.md 8.7); the others are listed in `Seating.cut`, never dropped silently.
     `partners` seats pairs opposite each other; `versus_robots` seats each player alone
@@ -104,6 +127,10 @@ def seat_next_round(
     data = as_results(results, rules)
     frame = data.frame[~is_robot(data.frame["player"])]
     table = standings(data, rules, adjustments)
+    if tie_rule == "registration":
+        if players is None:
+            raise UsageError("--tie-rule registration needs the players file (--players)")
+        table = by_registration(table, players)
     next_round = int(data.frame["round"].max()) + 1
     sections = sorted(table["section"].unique())
     if players is not None and len(sections) > 1:

@@ -75,12 +75,17 @@ class PlayerState:
     rows: list[int] = field(default_factory=list)
 
 
+HISTORY_COLUMNS = ("hand", "minute", "player", "chips", "out")
+
+
 @dataclass(frozen=True)
 class Stage:
-    """The stage standings and the ledger of every payment."""
+    """The stage standings, the ledger of every payment, and every player's chips
+    after each of their hands (`history`: hand, minute, player, chips, out)."""
 
     standings: pd.DataFrame
     ledger: pd.DataFrame
+    history: pd.DataFrame
 
 
 def hands_of(log: HandLog) -> list[Hand]:
@@ -157,6 +162,7 @@ def eliminate(log: HandLog, rules: StageRules, registered: dict[str, int] | None
     chips = {p: s.chips for p, s in state.items()}
     problems: list[Problem] = []
     ledger: list[dict[str, Any]] = []
+    history: list[tuple[Any, str, str, int, bool]] = []
     for index, hand in enumerate(hands):
         late = [s for s in hand.seats if state[s.player].out_index is not None]
         for seat in late:
@@ -185,6 +191,15 @@ def eliminate(log: HandLog, rules: StageRules, registered: dict[str, int] | None
             player.rows.append(seat.row)
             if player.out_index is None and is_out(chips[seat.player], base, rules):
                 player.out_index, player.out_hand, player.out_minute = index, hand.hand, hand.minute
+            history.append(
+                (
+                    hand.hand,
+                    minute_text(hand.minute),
+                    seat.player,
+                    chips[seat.player],
+                    player.out_index == index,
+                )
+            )
         for payment in payments:
             ledger.append(
                 {
@@ -204,6 +219,7 @@ def eliminate(log: HandLog, rules: StageRules, registered: dict[str, int] | None
     return Stage(
         standings(list(state.values()), rules, registered),
         pd.DataFrame(ledger, columns=list(LEDGER_COLUMNS)),
+        pd.DataFrame(history, columns=list(HISTORY_COLUMNS)),
     )
 
 

@@ -6,6 +6,7 @@ Plain Python over a list of row dicts: no pandas, no shared code with the packag
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
 
@@ -82,6 +83,16 @@ def run_stage(
             if s.out_position is None and below_limit(s.chips, base, share, fixed):
                 s.out_position, s.out_hand = position, hand
     return players
+
+
+def carried(chips: int, carry: str, ratio: Decimal) -> int:
+    """SCORING.md 8.3: chips x ratio or sqrt(chips) x ratio, half up to a point."""
+    if carry == "none":
+        return 0
+    with localcontext() as context:
+        context.prec = 80
+        value = Decimal(chips) if carry == "ratio" else Decimal(chips).sqrt()
+        return int((value * ratio).to_integral_value(rounding=ROUND_HALF_UP))
 
 
 def stage_order(players: dict[str, Standing]) -> list[str]:

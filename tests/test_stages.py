@@ -145,11 +145,17 @@ def test_elimination_agrees_with_the_reference(
         Fraction(rules.eliminate_below),
         rules.eliminate_below_chips,
     )
-    assert list(got["player"]) == stage_reference.stage_order(want)
-    for row in got.itertuples():
+    order = stage_reference.stage_order(want)
+    assert list(got["player"]) == order
+    for position, row in enumerate(got.itertuples()):
         s = want[row.player]
         assert (row.chips, row.hands) == (s.chips, s.hands)
         assert row.eliminated_in == ("" if s.out_hand is None else str(s.out_hand))
+        assert row.qualified == (position < rules.advance)
+        if row.qualified:
+            assert row.carried == stage_reference.carried(s.chips, rules.carry, rules.carry_ratio)
+        else:
+            assert row.carried is pd.NA
 
 
 @common
@@ -192,6 +198,16 @@ def test_shuffling_the_log_changes_nothing(
     shuffled = list(rows)
     rnd.shuffle(shuffled)
     pd.testing.assert_frame_equal(standings_of(rows, rules), standings_of(shuffled, rules))
+
+
+def test_chips_after_every_hand(tmp_path: Path) -> None:
+    chips = tmp_path / "chips.csv"
+    code, _, err = run("elimination", EXAMPLE, *EXAMPLE_OPTIONS, "--chips", chips)
+    assert code == 0, err
+    table = pd.read_csv(chips, dtype=str)
+    assert list(table.columns) == ["hand", "minute", "player", "chips", "out"]
+    assert list(table[table["player"] == "A"]["chips"]) == ["1600", "900", "1700"]
+    assert list(table[table["out"] == "true"]["player"]) == ["D", "C", "E"]
 
 
 def test_carry_modes_round_half_up(tmp_path: Path) -> None:

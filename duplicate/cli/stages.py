@@ -104,6 +104,10 @@ def elimination(
         str | None,
         typer.Option("--ledger", help="Also write every payment, its cap and the chips after."),
     ] = None,
+    chips: Annotated[
+        str | None,
+        typer.Option("--chips", help="Also write every player's chips after each of their hands."),
+    ] = None,
     explain: ExplainOpt = None,
     report: Annotated[
         str | None,
@@ -147,7 +151,7 @@ def elimination(
     stage = dataclasses.replace(rules.stage, **{k: v for k, v in changes.items() if v is not None})
     rules = dataclasses.replace(rules, stage=stage)
     inputs = input_files(hands, players, rules=rules)
-    for path in (output, ledger, manifest, report):
+    for path in (output, ledger, chips, manifest, report):
         refuse_overwriting_inputs(path, inputs)
     log = _hand_log(hands, encoding)
     result = eliminate(log, stage, _registration(players, encoding))
@@ -162,6 +166,11 @@ def elimination(
 
         written += write_table(result.ledger, ledger, rules, "ledger", inputs=inputs)
         stderr.print(f"wrote {len(result.ledger)} payments to {ledger}")
+    if chips is not None:
+        from duplicate.io.publish import write_table
+
+        written += write_table(result.history, chips, rules, "chips", inputs=inputs)
+        stderr.print(f"wrote {len(result.history)} chip counts to {chips}")
     if report is not None:
         from duplicate.report.stage_pages import stage_site
 

@@ -413,3 +413,30 @@ def test_seat_with_the_registration_tie_rule_needs_the_players_file(tmp_path: Pa
     code, out, err = run("seat", results, "--tie-rule", "registration", "--players", players)
     assert code == 0, err
     assert len(pd.read_csv(io.StringIO(out))) == 48
+
+
+def test_a_manifest_records_the_stage_and_every_output(tmp_path: Path) -> None:
+    import json
+
+    manifest = tmp_path / "run.json"
+    code, _, err = run(
+        "elimination",
+        EXAMPLE,
+        *EXAMPLE_OPTIONS,
+        "-o",
+        tmp_path / "stage.parquet",
+        "--ledger",
+        tmp_path / "ledger.csv",
+        "--report",
+        tmp_path / "site",
+        "--manifest",
+        manifest,
+    )
+    assert code == 0, err
+    record = json.loads(manifest.read_text())
+    assert record["command"] == "elimination"
+    assert [i["role"] for i in record["inputs"]] == ["hands"]
+    assert record["inputs"][0]["rows"] == 12
+    formats = sorted(o["format"] for o in record["outputs"])
+    assert formats == ["csv", "parquet", "site", "toml"]
+    assert 'base = "0:100,4:200,8:400"' in record["rules"]["toml"]

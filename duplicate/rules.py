@@ -17,6 +17,7 @@ from duplicate.stages.stage_rules import StageRules, stage_from_mapping
 TieRanking = Literal["competition", "dense"]
 Method = Literal["matchpoints", "standard-points"]
 DealScope = Literal["round", "event"]
+Factoring = Literal["none", "neuberg"]
 
 TIE_BREAKS = ("beaten_avg", "rank_counts", "total_seconds", "trimmed_seconds")
 DEFAULT_FACTORS = (Decimal("1"), Decimal("0.7"), Decimal("0.5"), Decimal("0.35"))
@@ -36,6 +37,9 @@ class Rules:
     rank_factors: tuple[Decimal, ...] = DEFAULT_FACTORS
     tie_breaks: tuple[str, ...] = field(default=TIE_BREAKS)
     method: Method = "matchpoints"
+    # A group smaller than the deal's normal number of results: as it is, or Neuberg's
+    # factoring to the normal size (section 9).
+    factoring: Factoring = "none"
     # Standard points (SCORING.md section 7): the share of results dropped at each end of
     # a comparison group for its datum, and the deals a player needs to be placed.
     sp_trim: Decimal = Decimal("0.25")
@@ -68,6 +72,10 @@ class Rules:
             raise UsageError(
                 f"method must be 'matchpoints' or 'standard-points', not {self.method!r}"
             )
+        if self.factoring not in ("none", "neuberg"):
+            raise UsageError(f"factoring must be 'none' or 'neuberg', not {self.factoring!r}")
+        if self.factoring != "none" and self.method != "matchpoints":
+            raise UsageError("factoring applies to matchpoints, not to " + self.method)
         if not Decimal(0) <= self.sp_trim < Decimal("0.5"):
             raise UsageError(
                 f"standard_points.trim must be at least 0 and below 0.5, not {self.sp_trim}"
@@ -102,6 +110,8 @@ class Rules:
             f"tie_breaks = [{breaks}]\n"
             "# How results are compared: matchpoints (sections 2-4) or standard-points (7).\n"
             f'method = "{self.method}"\n'
+            "# Groups smaller than the deal's normal size: none, or neuberg (section 9).\n"
+            f'factoring = "{self.factoring}"\n'
             "\n"
             "[rank_points]\n"
             "# Rank x earns base x factor[x]; ranks past the list earn base / x.\n"
@@ -164,6 +174,7 @@ def rules_from_mapping(data: dict[str, Any], source: str = "rules") -> Rules:
         "tie_breaks",
         "rank_points",
         "method",
+        "factoring",
         "standard_points",
         "games",
         "stage",
@@ -174,7 +185,7 @@ def rules_from_mapping(data: dict[str, Any], source: str = "rules") -> Rules:
             f"{source}: unknown setting {', '.join(unknown)}; known: {', '.join(sorted(known))}"
         )
     kwargs: dict[str, Any] = {}
-    for key in ("tie_ranking", "deal_scope", "method"):
+    for key in ("tie_ranking", "deal_scope", "method", "factoring"):
         if key in data:
             kwargs[key] = data[key]
     if "tie_breaks" in data:

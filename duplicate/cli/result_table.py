@@ -20,6 +20,7 @@ from duplicate.cli.common import (
     read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
+    stderr,
     working,
 )
 from duplicate.cli.manifest import (
@@ -72,6 +73,7 @@ def result_table_command(
                 data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
             with working(f"computing {kind}"):
                 table = run(data, rules, corrections)
+            warn_if_nothing_compared(data, rules)
             rows = len(data.frame)
         inputs = input_files(results, adjustments, rules=rules)
         refuse_overwriting_inputs(manifest, inputs, "--manifest")
@@ -88,6 +90,15 @@ def result_table_command(
 
     command.__doc__ = doc
     return command
+
+
+def warn_if_nothing_compared(data: Any, rules: Any) -> None:
+    """A warning on standard error (the exit stays 0) when no result has anything to be
+    compared with: the usual sign of a movement scored per round."""
+    from duplicate.scoring.scores import SINGLE_GROUPS_WARNING, every_group_single
+
+    if every_group_single(data, rules):
+        stderr.print(f"warning: {SINGLE_GROUPS_WARNING}")
 
 
 def run_on_dask(
@@ -108,6 +119,8 @@ def run_on_dask(
     from duplicate.scoring.methods import method_of
 
     method_of(rules).require("distributed", "the dask engine")
+    if rules.factoring != "none":
+        raise UsageError("--factoring runs on the local engine only")
     module, function = compute.split(":")
     run = getattr(importlib.import_module(module), function)
     source = resolve(results)

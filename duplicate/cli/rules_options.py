@@ -19,6 +19,7 @@ import typer
 
 from duplicate.rules import (
     DealScope,
+    Factoring,
     Method,
     Rules,
     TieRanking,
@@ -37,6 +38,7 @@ def _choices(name: str, kind: Any) -> type[StrEnum]:
 TieRankingChoice = _choices("TieRankingChoice", TieRanking)
 DealScopeChoice = _choices("DealScopeChoice", DealScope)
 MethodChoice = _choices("MethodChoice", Method)
+FactoringChoice = _choices("FactoringChoice", Factoring)
 
 RulesFileOpt = Annotated[
     Path | None, typer.Option("--rules", help="Rules TOML file (see `duplicate rules`).")
@@ -67,6 +69,13 @@ RULES_OPTIONS: dict[str, Any] = {
         str | None,
         typer.Option("--rank-base", help="Rank points for a factor of 1. Default 10000."),
     ],
+    "factoring": Annotated[
+        FactoringChoice | None,
+        typer.Option(
+            "--factoring",
+            help="Groups smaller than the deal's normal size: none, or neuberg (bridge).",
+        ),
+    ],
     "method": Annotated[
         MethodChoice | None,
         typer.Option(
@@ -84,12 +93,14 @@ def effective_rules(
     rank_factors: str | None = None,
     rank_base: str | None = None,
     method: StrEnum | None = None,
+    factoring: StrEnum | None = None,
 ) -> Rules:
     """The rules file (or the spec's defaults) with the flags applied on top."""
     rules = load_rules(rules_file) if rules_file is not None else Rules()
     return with_overrides(
         rules,
         method=method.value if method else None,
+        factoring=factoring.value if factoring else None,
         tie_ranking=tie_ranking.value if tie_ranking else None,
         deal_scope=deal_scope.value if deal_scope else None,
         rank_factors=parse_factors(rank_factors) if rank_factors else None,

@@ -51,6 +51,9 @@ def validate(
         problems = seating_problems(data, raw, source_name(seating))
         if problems:
             raise InvalidData(problems)
+    from duplicate.cli.result_table import warn_if_nothing_compared
+
+    warn_if_nothing_compared(data, rules)
     players = data.dense_key("section", "player")[1]
     deals = data.dense_key("section", "round", "deal")[1]
     stderr.print(

@@ -186,7 +186,9 @@ class Site(Pages):
         }
         parts = [f"<p>{self.t['traveller']}</p>"]
         for seat, group in rows.groupby("seat", sort=True):
-            group = group.sort_values(["mp", "player"], ascending=[False, True], na_position="last")
+            group = group.sort_values(
+                ["mp", "player"], ascending=[False, True], na_position="last", key=_orderable
+            )
             parts.append(f"<h2>{self.t['seat']} {text(seat)}</h2>")
             parts.append(self.table(group, TRAVELLER_FIELDS, "traveller", link))
         where = f"{self.t['section']} {section} · " if section else ""
@@ -238,6 +240,14 @@ class Site(Pages):
                 frame, ["round", "deal", "player", "kind", "value", "reason"], "adjustments"
             )
         return self.page(self.t["rules"], body, 0)
+
+
+def _orderable(column: pd.Series) -> pd.Series:
+    """A column pandas can sort: fractional MP (Arrow decimals) as floats, for display
+    order only (ranks come from the exact values)."""
+    if column.name == "mp" and not pd.api.types.is_integer_dtype(column.dtype):
+        return column.astype("float64")
+    return column
 
 
 def place_chart(

@@ -100,7 +100,7 @@ def explain(
 
     def detail(name: str) -> dict[str, Any]:
         own = section_rows[section_rows["player_text"] == name].sort_values(["round", "deal"])
-        return _player_detail(name, own, section_rows, totals, results)
+        return _player_detail(name, own, section_rows, totals, results, rules.factoring != "none")
 
     explained = detail(str(player))
     explained.update(
@@ -130,6 +130,7 @@ def _player_detail(
     section_rows: pd.DataFrame,
     totals: dict[str, int],
     results: Results,
+    fractional_mp: bool = False,
 ) -> dict[str, Any]:
     score_unit = Fraction(1, 10**results.score_scale)
     second_unit = Fraction(1, 10**results.seconds_scale)
@@ -148,7 +149,10 @@ def _player_detail(
                 if results.has_seconds
                 else None,
                 "n": None if left_out else int(r["n"]),
-                "mp": None if left_out else int(r["mp"]),
+                # In hundredths when factoring makes it fractional (Neuberg).
+                "mp": None
+                if left_out
+                else (_cents(int(r["mp"])) if fractional_mp else int(r["mp"])),
                 "top": None if left_out else int(r["top"]),
                 "mp_pct": None if void else _cents(int(r["mp_pct_centi"])),
                 "deal_rank": int(r["deal_rank"]) or None,

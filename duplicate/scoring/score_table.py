@@ -176,11 +176,19 @@ def matchpoint_arrays(
     def unranked() -> npt.NDArray[np.bool_]:
         return np.asarray(numbers["deal_rank"] == 0)
 
+    mp_scale = int(numbers.get("mp_scale", 0))
     return {
         **{
             name: pa.array(numbers[name], mask=missing(name, left_out))
             for name in ("n", "mp", "top")
+            if name != "mp" or not mp_scale
         },
+        # Fractional matchpoints (Neuberg) as exact decimals in hundredths.
+        **(
+            {"mp": decimal_array(numbers["mp"], mp_scale, missing("mp", left_out))}
+            if mp_scale
+            else {}
+        ),
         "mp_pct": decimal_array(
             numbers["mp_pct_centi"], 2, missing("mp_pct", lambda: numbers["mp_pct_centi"] < 0)
         ),

@@ -11,15 +11,21 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-from duplicate.errors import InvalidData
+from duplicate.errors import InvalidData, OutOfRange
 from duplicate.model.adjustments import Adjustments, match_adjustments
-from duplicate.model.codes import combine, combine_values, dense_codes, distinct_key_order
-from duplicate.model.exact import IntArray, div_half_up
+from duplicate.model.codes import (
+    combine,
+    combine_values,
+    dense_codes,
+    distinct_key_order,
+    has_repeats,
+)
+from duplicate.model.exact import EXACT_DENOMINATOR_LIMIT, FloatArray, IntArray, div_half_up
 from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
 from duplicate.model.validation import structural_problems
 from duplicate.rules import Rules
-from duplicate.scoring.kernel import cells, weighted_ranks
+from duplicate.scoring.kernel import Cells, cells, weighted_ranks
 from duplicate.scoring.score_table import (
     MATCHPOINT_NUMBERS,
     ScoreBatches,
@@ -81,6 +87,8 @@ class ScoredItems:
     unranked: npt.NDArray[np.bool_] | None
     penalty_cents: IntArray | None
     note: npt.NDArray[np.object_] | None
+    # Decimals of `mp`: 0, or 2 when factoring makes it fractional (hundredths).
+    mp_scale: int = 0
 
     def columns(
         self, rows: IntArray | slice, names: tuple[str, ...] = ROW_NUMBERS
@@ -166,6 +174,13 @@ def score_items(
     cell_top = 2 * (mp_cells.size - 1)
     # A group of one has nothing to compare with: it counts as average (MP% 50).
     cell_key = np.where(cell_top > 0, cell_mp / np.maximum(cell_top, 1), 0.5)
+    centi = np.where(cell_top > 0, div_half_up(cell_mp * 10000, np.maximum(cell_top, 1)), 5000)
+    mp_scale = 0
+    if rules.factoring == "neuberg":
+        session = results.key(*session_keys(rules))
+        factored = neuberg(mp_cells, cell_mp, of_compared(combine([session, (seat, n_seats)])[0]))
+        cell_mp, cell_top, cell_key, centi = factored
+        mp_scale = 2
 
     # Deal ranks, highest MP% first, over rank items: the cells (counted once for each
     # ranked row in them) and each assigned MP% (key centi / 10000). Both keys are exact
@@ -189,7 +204,6 @@ def score_items(
         np.concatenate([cell_weight, np.ones(len(assigned), dtype=np.int64)]),
         dense=rules.tie_ranking == "dense",
     )
-    centi = np.where(cell_top > 0, div_half_up(cell_mp * 10000, np.maximum(cell_top, 1)), 5000)
 
     # Each row's item: its cell when compared; its own item when assigned; else the
     # one item of the voids.
@@ -212,7 +226,58 @@ def score_items(
         unranked=None if everyone_ranked else unranked,
         penalty_cents=None if adjusted is None else adjusted.penalty_cents,
         note=None if adjusted is None else adjusted.note,
+        mp_scale=mp_scale,
     )
+
+
+def every_group_single(results: Results, rules: Rules) -> bool:
+    """Whether every comparison group (deal, seat) holds one result: nothing is compared,
+    and every MP% is 50. A bridge movement plays a deal in several rounds: it needs
+    deal_scope "event"."""
+    group, size = combine([results.key(*deal_keys(rules)), results.codes("seat")])
+    return len(group) > 1 and not has_repeats(group, size)
+
+
+SINGLE_GROUPS_WARNING = (
+    "every comparison group holds a single result, so every MP% is 50: if a deal is "
+    "played in several rounds (a movement), give --deal-scope event"
+)
+
+
+def session_keys(rules: Rules) -> list[str]:
+    """The columns of a session, in which a deal is played its normal number of times."""
+    return ["section", "round"] if rules.deal_scope == "round" else ["section"]
+
+
+def neuberg(
+    mp_cells: Cells, cell_mp: IntArray, row_session_seat: IntArray
+) -> tuple[IntArray, IntArray, FloatArray, IntArray]:
+    """Neuberg's factoring (SCORING.md section 9): a group of n results of a deal
+    normally played N times (the largest group of its session and seat) scores
+    MP' = (MP + 1) x N / n - 1 against a top of 2(N - 1).
+
+    Returns MP' in hundredths (half up), the top, the exact rank key MP'/top and MP% in
+    hundredths (half up).
+    """
+    n = mp_cells.size
+    cell_session_seat = np.zeros(len(n), dtype=np.int64)
+    cell_session_seat[mp_cells.row_cell] = row_session_seat
+    normal = np.zeros(int(cell_session_seat.max(initial=0)) + 1, dtype=np.int64)
+    np.maximum.at(normal, cell_session_seat, n)
+    big_n = normal[cell_session_seat]
+    # MP' = num / n exactly; MP% = num / (n x top).
+    num = (cell_mp + 1) * big_n - n
+    top = 2 * (big_n - 1)
+    den = n * np.maximum(top, 1)
+    if len(den) and int(den.max()) >= EXACT_DENOMINATOR_LIMIT:
+        raise OutOfRange(
+            "Neuberg factoring ranks exactly for deals normally played up to 5,000 times; "
+            "this event's are larger"
+        )
+    mp_centi = div_half_up(num * 100, n)
+    key = np.where(top > 0, num / den, 0.5)
+    centi = np.where(top > 0, div_half_up(num * 10000, den), 5000)
+    return mp_centi, top, key, centi
 
 
 def score_rows(
@@ -259,6 +324,7 @@ def matchpoint_batches(
             rows = slice(start, stop) if order is None else order[start:stop]
             notes = None if items.note is None else items.note[rows]
             numbers = items.columns(rows, MATCHPOINT_NUMBERS)
+            numbers["mp_scale"] = items.mp_scale
             yield score_table(results, identifiers, rows, numbers, notes, nullable)
 
     return ScoreBatches(tables(), nullable, n_rows)

@@ -1,0 +1,143 @@
+"""Bridge-grade matchpointing (SCORING.md section 9): Neuberg factoring, and the
+warning when no result is compared with any other."""
+
+from __future__ import annotations
+
+import io
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from typer.testing import CliRunner
+
+import duplicate
+from duplicate.cli import app
+from tests.test_properties import events
+
+runner = CliRunner()
+
+
+def run(*args: object) -> tuple[int, str, str]:
+    result = runner.invoke(app, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def section_9_example(tmp_path: Path) -> Path:
+    """Deal 1 played 11 times, deal 2 only 10: N = 11 for both."""
+    rows = ["deal,seat,player,score"]
+    rows += [f"1,0,p{i},{i}" for i in range(1, 12)]
+    rows += [f"2,0,p{i},{i * 10}" for i in range(1, 11)]
+    path = tmp_path / "session.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_the_example_of_section_9(tmp_path: Path) -> None:
+    """N = 11, n = 10, MP 8 of 18: MP' = 8.9, 44.50% (not 44.44%)."""
+    code, out, err = run("score", section_9_example(tmp_path), "--factoring", "neuberg")
+    assert code == 0, err
+    scores = pd.read_csv(io.StringIO(out), dtype=str).set_index(["deal", "player"])
+    row = scores.loc[("2", "p5")]
+    assert (row["n"], row["mp"], row["top"], row["mp_pct"]) == ("10", "8.90", "20", "44.50")
+    # Deal 1 was played its normal number of times: unchanged, MP still whole.
+    full = scores.loc[("1", "p5")]
+    assert (full["mp"], full["top"], full["mp_pct"]) == ("8.00", "20", "40.00")
+    code, out, _ = run("score", section_9_example(tmp_path))
+    plain = pd.read_csv(io.StringIO(out), dtype=str).set_index(["deal", "player"])
+    assert (plain.loc[("2", "p5")]["mp"], plain.loc[("2", "p5")]["mp_pct"]) == ("8", "44.44")
+
+
+def test_factoring_reaches_standings_explain_and_parquet(tmp_path: Path) -> None:
+    session = section_9_example(tmp_path)
+    code, out, _ = run("explain", "p5", session, "--factoring", "neuberg")
+    assert code == 0
+    assert "8.90" in out
+    parquet = tmp_path / "scores.parquet"
+    assert run("score", session, "--factoring", "neuberg", "-o", parquet)[0] == 0
+    table = pd.read_parquet(parquet)
+    assert str(table["mp"].dtype).startswith("decimal") or table["mp"].dtype == object
+    assert Decimal(str(table.loc[table["player"] == "p5", "mp"].iloc[1])) == Decimal("8.90")
+    assert run("standings", session, "--factoring", "neuberg")[0] == 0
+
+
+def test_factoring_is_a_matchpoint_rule_on_the_local_engine(tmp_path: Path) -> None:
+    session = section_9_example(tmp_path)
+    code, _, err = run(
+        "standings", session, "--factoring", "neuberg", "--method", "standard-points"
+    )
+    assert code == 2
+    assert "factoring applies to matchpoints" in err
+
+
+common = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def factored(event: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    rules = duplicate.Rules(factoring="neuberg")
+    return duplicate.score(event), duplicate.score(event, rules)
+
+
+def drop_rows(event: pd.DataFrame, every: int) -> pd.DataFrame:
+    """Remove a table's worth of results from some deals (a fouled board, a sit-out)."""
+    keep = [
+        i % every != every - 1 or row["deal"] == 1 for i, row in enumerate(event.to_dict("records"))
+    ]
+    return event[keep].reset_index(drop=True)
+
+
+@common
+@given(events(with_table=False))
+def test_neuberg_follows_its_formula_exactly(event: pd.DataFrame) -> None:
+    event = drop_rows(event, 3)
+    plain, neu = factored(event)
+    keys = ["section", "round", "deal", "seat", "player"]
+    both = plain.merge(neu, on=keys, suffixes=("", "_n"))
+    session_seat = both.groupby(["section", "round", "seat"])["n"].transform("max")
+    for row, big_n in zip(both.to_dict("records"), session_seat, strict=True):
+        n, mp = int(row["n"]), int(row["mp"])
+        exact = Fraction((mp + 1) * int(big_n), n) - 1
+        assert Decimal(str(row["mp_n"])) == _half_up(exact)
+        assert int(row["top_n"]) == 2 * (int(big_n) - 1)
+        if n == int(big_n):
+            # Played the normal number of times: nothing changes.
+            assert (Decimal(str(row["mp_n"])), row["mp_pct_n"]) == (Decimal(mp), row["mp_pct"])
+        if n == 1 and big_n > 1:
+            assert Decimal(str(row["mp_pct_n"])) == Decimal("50.00")
+
+
+@common
+@given(events(with_table=False))
+def test_factored_matchpoints_average_what_a_full_group_would(event: pd.DataFrame) -> None:
+    event = drop_rows(event, 2)
+    plain, _ = factored(event)
+    groups = plain.groupby(["section", "round", "deal", "seat"])
+    session_seat = plain.groupby(["section", "round", "seat"])["n"].max()
+    for (section, rnd, _, seat), group in groups:
+        big_n = int(session_seat[(section, rnd, seat)])
+        n = len(group)
+        total = sum(Fraction((int(mp) + 1) * big_n, n) - 1 for mp in group["mp"])
+        # n results of a full group of N would hold n x (N - 1) matchpoints.
+        assert total == n * (big_n - 1)
+
+
+def test_a_movement_scored_per_round_is_warned_of(tmp_path: Path) -> None:
+    rows = ["round,deal,seat,player,score"]
+    rows += [f"{r},1,{s},q{r}{s},{r * s}" for r in (1, 2, 3) for s in (0, 1)]
+    path = tmp_path / "movement.csv"
+    path.write_text("\n".join(rows) + "\n")
+    for command in ("validate", "score", "standings"):
+        code, _, err = run(command, path)
+        assert code == 0
+        assert "every comparison group holds a single result" in err
+        assert "--deal-scope event" in err
+        code, _, err = run(command, path, "--deal-scope", "event")
+        assert code == 0
+        assert "single result" not in err
+
+
+def _half_up(value: Fraction) -> Decimal:
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
+        Decimal("0.01"), rounding=ROUND_HALF_UP
+    )

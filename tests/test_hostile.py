@@ -371,6 +371,8 @@ def test_a_stop_while_writing_leaves_no_file_behind(tmp_path: Path, stop: str, s
         process = subprocess.Popen(
             [sys.executable, "-m", "duplicate", "score", str(results), "-o", str(out)],
             stderr=subprocess.PIPE,
+            # A job started in the background inherits SIGINT ignored; a user's is not.
+            preexec_fn=_default_signals,
         )
         deadline = time.monotonic() + 120
         while not list(tmp_path.glob(".out.csv.*.tmp")) and process.poll() is None:
@@ -391,6 +393,11 @@ def test_a_stop_while_writing_leaves_no_file_behind(tmp_path: Path, stop: str, s
         interrupted += 1
         break
     assert interrupted, "no run was stopped while writing"
+
+
+def _default_signals() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def chinese_round(tmp_path: Path) -> pd.DataFrame:

@@ -15,7 +15,7 @@ from duplicate.limits import MAX_DEAL_CENTS
 from duplicate.stages.stage_rules import StageRules, stage_from_mapping
 
 TieRanking = Literal["competition", "dense"]
-Method = Literal["matchpoints", "standard-points"]
+Method = Literal["matchpoints", "standard-points", "percentage"]
 DealScope = Literal["round", "event"]
 Factoring = Literal["none", "neuberg"]
 
@@ -68,13 +68,14 @@ class Rules:
                 "(rank_points.base times the largest factor) cannot be totalled exactly; "
                 "choose a smaller base"
             )
-        if self.method not in ("matchpoints", "standard-points"):
+        if self.method not in ("matchpoints", "standard-points", "percentage"):
             raise UsageError(
-                f"method must be 'matchpoints' or 'standard-points', not {self.method!r}"
+                "method must be 'matchpoints', 'standard-points' or 'percentage', "
+                f"not {self.method!r}"
             )
         if self.factoring not in ("none", "neuberg"):
             raise UsageError(f"factoring must be 'none' or 'neuberg', not {self.factoring!r}")
-        if self.factoring != "none" and self.method != "matchpoints":
+        if self.factoring != "none" and self.method == "standard-points":
             raise UsageError("factoring applies to matchpoints, not to " + self.method)
         if not Decimal(0) <= self.sp_trim < Decimal("0.5"):
             raise UsageError(
@@ -108,7 +109,8 @@ class Rules:
             f'deal_scope = "{self.deal_scope}"\n'
             "# Tie-breaks after the total, in order.\n"
             f"tie_breaks = [{breaks}]\n"
-            "# How results are compared: matchpoints (sections 2-4) or standard-points (7).\n"
+            "# How players are ranked: matchpoints (sections 2-4), standard-points (7), or\n"
+            "# percentage (9).\n"
             f'method = "{self.method}"\n'
             "# Groups smaller than the deal's normal size: none, or neuberg (section 9).\n"
             f'factoring = "{self.factoring}"\n'

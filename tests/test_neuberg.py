@@ -141,3 +141,72 @@ def _half_up(value: Fraction) -> Decimal:
     return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
         Decimal("0.01"), rounding=ROUND_HALF_UP
     )
+
+
+def test_percentage_standings_are_the_mean_mp_percentage(tmp_path: Path) -> None:
+    session = section_9_example(tmp_path)
+    code, out, err = run("standings", session, "--method", "percentage")
+    assert code == 0, err
+    table = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert list(table.columns) == ["section", "place", "player", "percentage", "mp", "top", "deals"]
+    rows = table.set_index("player")
+    # p10: 18/20 on deal 1 and 18/18 on deal 2, a mean of 95%; p5: 40% and 44.44...%.
+    assert tuple(rows.loc["p10", ["place", "percentage", "mp", "top", "deals"]]) == (
+        "2",
+        "95.00",
+        "36",
+        "38",
+        "2",
+    )
+    assert rows.loc["p5", "percentage"] == "42.22"
+    assert rows.loc["p11", "percentage"] == "100.00"
+    published = tmp_path / "published.csv"
+    published.write_text(out)
+    assert run("verify", session, published, "--method", "percentage")[0] == 0
+    assert run("verify", session, published)[0] == 1
+
+
+def test_equal_percentages_share_the_place_and_assigned_results_count(tmp_path: Path) -> None:
+    path = tmp_path / "pairs.csv"
+    path.write_text(
+        "deal,seat,player,score\n1,0,A,10\n1,0,B,0\n2,0,A,0\n2,0,B,10\n3,0,A,5\n3,0,B,1\n"
+    )
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text(
+        "round,deal,player,kind,value,reason\n1,3,A,mp_pct,40,fouled\n1,3,B,void,,fouled\n"
+    )
+    code, out, _ = run("standings", path, "--method", "percentage")
+    table = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert code == 0
+    assert list(table["place"]) == ["1", "2"]
+    code, out, _ = run("standings", path, "--method", "percentage", "--adjustments", adjustments)
+    table = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert code == 0
+    # A: 100, 0 and an assigned 40 -> 46.67; B: 0 and 100 (the void leaves) -> 50.
+    assert table[["player", "percentage", "deals"]].values.tolist() == [
+        ["B", "50.00", "2"],
+        ["A", "46.67", "3"],
+    ]
+    path.write_text("deal,seat,player,score\n1,0,A,10\n1,0,B,0\n2,0,A,0\n2,0,B,10\n")
+    code, out, _ = run("standings", path, "--method", "percentage")
+    assert pd.read_csv(io.StringIO(out), dtype=str)["place"].tolist() == ["1", "1"]
+
+
+@common
+@given(events())
+def test_percentages_are_exact_means(event: pd.DataFrame) -> None:
+    rules = duplicate.Rules(method="percentage")
+    table = duplicate.standings(event, rules)
+    scores = duplicate.score(event, rules)
+    means = {}
+    for key, group in scores.groupby(["section", "player"]):
+        parts = [
+            Fraction(int(mp), int(top)) if int(top) else Fraction(1, 2)
+            for mp, top in zip(group["mp"], group["top"], strict=True)
+        ]
+        means[key] = sum(parts) / len(parts)
+    for row in table.itertuples():
+        assert Decimal(str(row.percentage)) == _half_up(means[(row.section, row.player)] * 100)
+    for section, group in table.groupby("section"):
+        exact = [means[(section, p)] for p in group["player"]]
+        assert exact == sorted(exact, reverse=True)

@@ -130,3 +130,13 @@ def test_an_extra_player_and_a_missing_column(tmp_path: Path) -> None:
             "recomputed": "(column)",
         }
     ]
+
+
+def test_an_id_with_a_nul_is_a_difference_not_a_defect(tmp_path: Path) -> None:
+    published = tmp_path / "standings.json"
+    published.write_text(
+        json.dumps({"standings": [{"section": "\x00", "player": 0, "total": 0, "place": 0}]})
+    )
+    result = runner.invoke(app, ["verify", RESULTS, str(published)])
+    assert result.exit_code == 1, result.stderr
+    assert "\\x00,0,player,0,(not in the results)" in result.stdout

@@ -80,7 +80,8 @@ RULES_OPTIONS: dict[str, Any] = {
         MethodChoice | None,
         typer.Option(
             "--method",
-            help="matchpoints (rank points and tie-breaks) or standard-points (003 platform).",
+            help="matchpoints (rank points and tie-breaks), standard-points (003 platform) "
+            "or percentage (bridge: the mean MP%).",
         ),
     ],
 }

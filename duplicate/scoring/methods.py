@@ -59,6 +59,14 @@ def _standard_points_standings(
     return sp_standings(results, rules)
 
 
+def _percentage_standings(
+    results: Results, rules: Rules, adjustments: Adjustments | None
+) -> pd.DataFrame:
+    from duplicate.scoring.percentage import percentage_standings
+
+    return percentage_standings(results, rules, adjustments)
+
+
 METHODS: dict[Method, ScoringMethod] = {
     "matchpoints": ScoringMethod(
         "matchpoints",
@@ -67,6 +75,14 @@ METHODS: dict[Method, ScoringMethod] = {
         takes_adjustments=True,
         explained=True,
         distributed=True,
+    ),
+    "percentage": ScoringMethod(
+        "percentage",
+        score=matchpoint_batches,
+        standings=_percentage_standings,
+        takes_adjustments=True,
+        explained=False,
+        distributed=False,
     ),
     "standard-points": ScoringMethod(
         "standard-points",

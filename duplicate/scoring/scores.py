@@ -87,6 +87,9 @@ class ScoredItems:
     unranked: npt.NDArray[np.bool_] | None
     penalty_cents: IntArray | None
     note: npt.NDArray[np.object_] | None
+    # Each item's MP% as an exact fraction of 1, pct_num / pct_den (0 / 0 for a void).
+    pct_num: IntArray
+    pct_den: IntArray
     # Decimals of `mp`: 0, or 2 when factoring makes it fractional (hundredths).
     mp_scale: int = 0
 
@@ -176,10 +179,13 @@ def score_items(
     cell_key = np.where(cell_top > 0, cell_mp / np.maximum(cell_top, 1), 0.5)
     centi = np.where(cell_top > 0, div_half_up(cell_mp * 10000, np.maximum(cell_top, 1)), 5000)
     mp_scale = 0
+    # MP% exactly: mp / top, or 1/2 for a group of one.
+    pct_num = np.where(cell_top > 0, cell_mp, 1)
+    pct_den = np.where(cell_top > 0, cell_top, 2)
     if rules.factoring == "neuberg":
         session = results.key(*session_keys(rules))
         factored = neuberg(mp_cells, cell_mp, of_compared(combine([session, (seat, n_seats)])[0]))
-        cell_mp, cell_top, cell_key, centi = factored
+        cell_mp, cell_top, cell_key, centi, pct_num, pct_den = factored
         mp_scale = 2
 
     # Deal ranks, highest MP% first, over rank items: the cells (counted once for each
@@ -227,6 +233,8 @@ def score_items(
         penalty_cents=None if adjusted is None else adjusted.penalty_cents,
         note=None if adjusted is None else adjusted.note,
         mp_scale=mp_scale,
+        pct_num=np.concatenate([pct_num, assigned_centi[assigned], [0]]),
+        pct_den=np.concatenate([pct_den, np.full(len(assigned), 10000, dtype=np.int64), [0]]),
     )
 
 
@@ -251,13 +259,13 @@ def session_keys(rules: Rules) -> list[str]:
 
 def neuberg(
     mp_cells: Cells, cell_mp: IntArray, row_session_seat: IntArray
-) -> tuple[IntArray, IntArray, FloatArray, IntArray]:
+) -> tuple[IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray]:
     """Neuberg's factoring (SCORING.md section 9): a group of n results of a deal
     normally played N times (the largest group of its session and seat) scores
     MP' = (MP + 1) x N / n - 1 against a top of 2(N - 1).
 
-    Returns MP' in hundredths (half up), the top, the exact rank key MP'/top and MP% in
-    hundredths (half up).
+    Returns MP' in hundredths (half up), the top, the exact rank key MP'/top, MP% in
+    hundredths (half up), and MP% exactly as a numerator and a denominator.
     """
     n = mp_cells.size
     cell_session_seat = np.zeros(len(n), dtype=np.int64)
@@ -277,7 +285,7 @@ def neuberg(
     mp_centi = div_half_up(num * 100, n)
     key = np.where(top > 0, num / den, 0.5)
     centi = np.where(top > 0, div_half_up(num * 10000, den), 5000)
-    return mp_centi, top, key, centi
+    return mp_centi, top, key, centi, np.where(top > 0, num, 1), np.where(top > 0, den, 2)
 
 
 def score_rows(

@@ -23,6 +23,8 @@ def shown(column: pd.Series) -> pd.Series:
     value is shown this way in a difference (29335.70 stays 29335.70).
     """
     text = column.astype("str").where(column.notna(), "").str.strip()
+    # A NUL is shown escaped: some pandas versions end a string at it when matching keys.
+    text = text.str.replace("\x00", "\\x00", regex=False)
     return text.where(~text.str.match(r"'[=+\-@\t\r]"), text.str.slice(1)).reset_index(drop=True)
 
 

@@ -31,6 +31,11 @@ def main() -> None:
         status = done.code
     else:
         status = 0
+    finally:
+        # A run stopped while writing leaves no temporary file (loaded only if used).
+        writing = sys.modules.get("duplicate.io.write")
+        if writing is not None:
+            writing.remove_unfinished()
     # Output not yet delivered is delivered now, or the exit says it was not.
     try:
         if sys.stdout is not None:

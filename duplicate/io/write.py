@@ -345,13 +345,16 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         handle, name = tempfile.mkstemp(
             prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or "."
         )
-        os.close(handle)
-        # mkstemp makes it private (0600): the output gets what the user's umask gives.
-        os.chmod(name, 0o666 & ~_umask())
     except OSError as exc:
         raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     temp = Path(name)
+    _UNFINISHED.add(temp)
+    # Everything after the file exists is inside the try: an interrupt at any point
+    # (Ctrl-C, SIGTERM) removes it.
     try:
+        os.close(handle)
+        # mkstemp makes it private (0600): the output gets what the user's umask gives.
+        os.chmod(name, 0o666 & ~_umask())
         yield temp
         os.replace(temp, target)
     except BaseException as exc:
@@ -360,6 +363,22 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         if isinstance(exc, OSError):
             raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
         raise
+    finally:
+        _UNFINISHED.discard(temp)
+
+
+# Temporary files being written: an interrupt that lands between two steps of the
+# context managers writing them (say, while one of several outputs is put in place)
+# can leave a generator never resumed; remove_unfinished deletes what is left.
+_UNFINISHED: set[Path] = set()
+
+
+def remove_unfinished() -> None:
+    """Delete every temporary output file not yet renamed into place (a run cut short)."""
+    for temp in list(_UNFINISHED):
+        with contextlib.suppress(OSError):
+            temp.unlink()
+    _UNFINISHED.clear()
 
 
 def _umask() -> int:

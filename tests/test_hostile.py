@@ -538,3 +538,24 @@ def test_nan_and_infinity_in_a_parquet_float_are_refused(tmp_path: Path, value: 
     code, _, err = run("standings", path)
     assert code == 1
     assert "row 4, column 'score'" in err
+
+
+class _Interrupted(dict[str, bytes]):
+    """Pages whose writing is cut short by Ctrl-C after the first."""
+
+    def items(self):  # type: ignore[override]
+        yield from list(super().items())[:1]
+        raise KeyboardInterrupt
+
+
+def test_an_interrupted_report_leaves_the_earlier_one_and_nothing_else(tmp_path: Path) -> None:
+    from duplicate.io.write import write_directory
+
+    site = tmp_path / "site"
+    assert run("report", one_round(tmp_path), "-o", site)[0] == 0
+    before = sorted(p.relative_to(site) for p in site.rglob("*"))
+    with pytest.raises(KeyboardInterrupt):
+        write_directory(site, _Interrupted({"index.html": b"new", "b.html": b"new"}))
+    assert sorted(p.relative_to(site) for p in site.rglob("*")) == before
+    assert (site / "index.html").read_bytes() != b"new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["round1.csv", "site"]

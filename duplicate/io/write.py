@@ -413,10 +413,13 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
     parent = target.parent if str(target.parent) else Path(".")
     try:
         building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
-        os.chmod(building, 0o777 & ~_umask())
     except OSError as exc:
         raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    old: Path | None = None
+    # From here every step is undone on any failure or interrupt: the folder being
+    # built is removed, and an earlier report moved aside is put back.
     try:
+        os.chmod(building, 0o777 & ~_umask())
         for relative, data in files.items():
             path = building / relative
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -425,10 +428,15 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))
             os.replace(target, old / target.name)
-            os.replace(building, target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(building, target)
-    except OSError as exc:
+        os.replace(building, target)
+    except BaseException as exc:
         shutil.rmtree(building, ignore_errors=True)
-        raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        if old is not None and not target.exists() and (old / target.name).exists():
+            os.replace(old / target.name, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

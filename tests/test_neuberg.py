@@ -210,3 +210,43 @@ def test_percentages_are_exact_means(event: pd.DataFrame) -> None:
     for section, group in table.groupby("section"):
         exact = [means[(section, p)] for p in group["player"]]
         assert exact == sorted(exact, reverse=True)
+
+
+def test_average_plus_and_minus_take_the_players_own_percentage_beyond_60_and_40(
+    tmp_path: Path,
+) -> None:
+    results = tmp_path / "session.csv"
+    # Over deals 1 and 2: A 100% then 100% (100%), B 50% and 50% (50%), C 0% and 0%.
+    results.write_text(
+        "deal,seat,player,score\n"
+        "1,0,A,10\n1,0,B,5\n1,0,C,0\n2,0,A,10\n2,0,B,5\n2,0,C,0\n"
+        "3,0,A,1\n3,0,B,1\n3,0,C,1\n"
+    )
+    adjustments = tmp_path / "adjustments.csv"
+
+    def assigned(a: str, b: str, c: str) -> list[str]:
+        adjustments.write_text(
+            f"round,deal,player,kind,value,reason\n1,3,A,{a},,x\n1,3,B,{b},,x\n1,3,C,{c},,x\n"
+        )
+        code, out, err = run("score", results, "--adjustments", adjustments)
+        assert code == 0, err
+        scores = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+        return list(scores[scores["deal"] == "3"]["mp_pct"])
+
+    # Plus: 60% unless the player's own is higher; minus: 40% unless lower.
+    assert assigned("avg_plus", "avg_plus", "avg_plus") == ["100.00", "60.00", "60.00"]
+    assert assigned("avg_minus", "avg_minus", "avg_minus") == ["40.00", "40.00", "0.00"]
+    code, out, _ = run("standings", results, "--adjustments", adjustments, "--method", "percentage")
+    assert code == 0
+    table = pd.read_csv(io.StringIO(out), dtype=str).set_index("player")
+    # A: 100, 100 and 40 -> 80%; an average counts as a deal with a result.
+    assert (table.loc["A", "percentage"], table.loc["A", "deals"]) == ("80.00", "3")
+
+
+def test_an_average_is_named_with_its_reason(tmp_path: Path) -> None:
+    results = section_9_example(tmp_path)
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text("round,deal,player,kind,value,reason\n1,2,p5,avg_plus,,fouled\n")
+    code, out, _ = run("explain", "p5", results, "--adjustments", adjustments)
+    assert code == 0
+    assert "avg_plus: fouled" in out

@@ -26,7 +26,10 @@ from duplicate.model.columns import header_map
 from duplicate.model.exact import IntArray
 from duplicate.model.results import Results
 
-KINDS = ("mp_pct", "penalty", "void")
+KINDS = ("mp_pct", "penalty", "void", "avg_plus", "avg_minus")
+# Average plus and minus (SCORING.md section 9): at least 60%, or at most 40%, the
+# player's own percentage over their other deals deciding when it is beyond.
+AVERAGE_CENTI = {"avg_plus": 6000, "avg_minus": 4000}
 # Up to 10**9 points: a hundred times the most a deal can earn (limits.MAX_DEAL_CENTS).
 _CENTS = r"[0-9]{1,9}(?:\.[0-9]{1,2})?"
 
@@ -47,6 +50,9 @@ class RowAdjustments:
     void: npt.NDArray[np.bool_]
     penalty_cents: IntArray
     note: npt.NDArray[np.object_]  # "kind value: reason; ..." or ""
+    # Per row: +1 average plus, -1 average minus, 0 neither (their MP% is assigned once
+    # the player's other deals are scored: scores.score_items).
+    average: IntArray
 
 
 def parse_adjustments(
@@ -100,7 +106,12 @@ def parse_adjustments(
     )
     for name in ("deal", "player", "reason"):
         flag(frame[name] == "", name, "empty", f"every adjustment needs its {name}")
-    flag(~frame["kind"].isin(KINDS), "kind", "unknown kind {kind!r}", "use mp_pct, penalty or void")
+    flag(
+        ~frame["kind"].isin(KINDS),
+        "kind",
+        "unknown kind {kind!r}",
+        "use mp_pct, penalty, void, avg_plus or avg_minus",
+    )
     valued = frame["kind"].isin(["mp_pct", "penalty"])
     flag(
         valued & ~frame["value"].str.fullmatch(_CENTS),
@@ -150,7 +161,7 @@ def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustme
         problems.append(
             Problem(
                 adjustments.source,
-                "more than one mp_pct or void for one result",
+                "more than one mp_pct, void, avg_plus or avg_minus for one result",
                 tuple(int(r) for r in clashes.loc[clashes["at"] == position, "row"]),
                 "kind",
                 f"keep one (result at row {int(frame['row'].iloc[position])} of {results.source})",
@@ -167,15 +178,18 @@ def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustme
     cents = matched["cents"].to_numpy()
     assigned[at[kind == "mp_pct"]] = cents[kind == "mp_pct"]
     void[at[kind == "void"]] = True
+    average = np.zeros(n, dtype=np.int64)
+    average[at[kind == "avg_plus"]] = 1
+    average[at[kind == "avg_minus"]] = -1
     penalty = sum_by(at[kind == "penalty"], cents[kind == "penalty"], n)
     whole = matched["cents"] // 100
     value = " " + whole.astype("str") + "." + (matched["cents"] % 100).astype("str").str.zfill(2)
-    shown = value.where(matched["kind"] != "void", "")
+    shown = value.where(~matched["kind"].isin(["void", "avg_plus", "avg_minus"]), "")
     text = matched["kind"] + shown + ": " + matched["reason"]
     notes = text.groupby(at).agg("; ".join)
     note = np.full(n, "", dtype=object)
     note[notes.index.to_numpy()] = notes.to_numpy()
-    return RowAdjustments(assigned, void, penalty, note)
+    return RowAdjustments(assigned, void, penalty, note, average)
 
 
 def coverage_problems(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,12 @@ import pandas as pd
 import pyarrow as pa
 
 from duplicate.errors import InvalidData, OutOfRange
-from duplicate.model.adjustments import Adjustments, match_adjustments
+from duplicate.model.adjustments import (
+    AVERAGE_CENTI,
+    Adjustments,
+    RowAdjustments,
+    match_adjustments,
+)
 from duplicate.model.codes import (
     combine,
     combine_values,
@@ -139,9 +145,42 @@ def score_items(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> ScoredItems:
     """Matchpoints, MP%, deal ranks and rank points of every result, held per item."""
+    adjusted = match_adjustments(results, adjustments) if adjustments is not None else None
+    if adjusted is not None and adjusted.average.any():
+        adjusted = with_averages(results, rules, adjusted)
+    return _score_items(results, rules, adjusted)
+
+
+def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> RowAdjustments:
+    """Average plus and minus as assigned MP% (SCORING.md section 9): 60% or the
+    player's own percentage over their other deals if higher (plus); 40% or it if lower
+    (minus). The percentage is exact, then rounded half up to hundredths."""
+    average = adjusted.average != 0
+    first = _score_items(
+        results, rules, replace(adjusted, void=adjusted.void | average, average=average * 0)
+    )
+    item = first.row_item
+    counted = first.pct_den[item] > 0
+    player, n_players = results.dense_key("section", "player")
+    den = first.pct_den[item][counted]
+    common = math.lcm(*(int(d) for d in np.unique(den))) if len(den) else 1
+    scaled = first.pct_num[item][counted] * (common // den)
+    total = np.zeros(n_players, dtype=np.int64)
+    np.add.at(total, player[counted], scaled)
+    deals = np.bincount(player[counted], minlength=n_players)
+    own = div_half_up(total * 10000, np.maximum(deals, 1) * common)
+    # A player with no other deal is taken at 50%.
+    own = np.where(deals > 0, own, 5000)[player]
+    assigned = adjusted.assigned_centi.copy()
+    plus, minus = adjusted.average > 0, adjusted.average < 0
+    assigned[plus] = np.maximum(AVERAGE_CENTI["avg_plus"], own[plus])
+    assigned[minus] = np.minimum(AVERAGE_CENTI["avg_minus"], own[minus])
+    return replace(adjusted, assigned_centi=assigned, average=adjusted.average * 0)
+
+
+def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None) -> ScoredItems:
     frame = results.frame
     n_rows = len(frame)
-    adjusted = match_adjustments(results, adjustments) if adjustments is not None else None
     deal, n_deals = results.key(*deal_keys(rules))
     seat, n_seats = results.codes("seat")
     # Comparison groups (deal, seat), then scores: any codes that sort like the scores

@@ -5,9 +5,9 @@ Values beyond them are refused with a message, never wrapped, rounded or let run
 
 from __future__ import annotations
 
-# Rows read from one input unless `duplicate --max-rows` allows more: at about 200
-# bytes a row at the peak, 50M rows need some 10 GB. Checked before the table is parsed
-# (a Parquet file's footer says its rows), so a file that claims billions is refused.
+# Rows read from one input unless `duplicate --max-rows` allows more (the memory a row
+# takes: docs/performance.md). Checked before the table is parsed (a Parquet file's
+# footer says its rows), so a file that claims billions is refused.
 MAX_ROWS = 50_000_000
 
 # Scores and times: decimals held, and the largest value held (as an integer without

@@ -18,7 +18,7 @@ from duplicate.cli import stages as stages_command
 from duplicate.cli import standings as standings_command
 from duplicate.cli import validate as validate_command
 from duplicate.cli import verify as verify_command
-from duplicate.cli.common import set_debug, set_max_rows, whole_number
+from duplicate.cli.common import set_debug, set_max_rows, whole_option
 from duplicate.limits import MAX_ROWS
 
 app = typer.Typer(
@@ -51,9 +51,8 @@ def root(
     ] = False,
     max_rows: Annotated[
         int,
-        typer.Option(
+        whole_option(
             "--max-rows",
-            parser=whole_number,
             help="Refuse an input of more rows (about 200 bytes of memory each); 0: no limit.",
         ),
     ] = MAX_ROWS,

@@ -50,10 +50,8 @@ class Messages:
 
 
 stderr = Messages()
-_state = {"debug": False}
-
-
-_limits: dict[str, int | None] = {}
+# What the options before the command (`duplicate --debug --max-rows N ...`) set.
+_state: dict[str, Any] = {"debug": False, "max_rows": MAX_ROWS}
 
 
 def set_debug(debug: bool) -> None:
@@ -62,12 +60,13 @@ def set_debug(debug: bool) -> None:
 
 def set_max_rows(max_rows: int | None) -> None:
     """`duplicate --max-rows N`: the rows any input may have (0: no limit)."""
-    _limits["max_rows"] = None if max_rows == 0 else max_rows
+    _state["max_rows"] = None if max_rows == 0 else max_rows
 
 
 def max_rows() -> int | None:
     """The rows an input may have: as `--max-rows` said, else the library's default."""
-    return _limits.get("max_rows", MAX_ROWS)
+    limit: int | None = _state["max_rows"]
+    return limit
 
 
 def read_table(path: str | Path, encoding: str | None) -> tuple[pd.DataFrame, int]:
@@ -153,6 +152,20 @@ def whole_number(value: object) -> int:
         return parse_whole(str(value), "")
     except UsageError:
         raise typer.BadParameter(f"{value!r} is not a whole number such as 4") from None
+
+
+def whole_option(*flags: str, help: str) -> Any:
+    """A typer option taking a whole number by the number grammar (whole_number)."""
+    return typer.Option(*flags, parser=whole_number, help=help)
+
+
+def warn_if_nothing_compared(data: Results, rules: Rules) -> None:
+    """A warning on standard error (the exit stays 0) when no result has anything to be
+    compared with: the usual sign of a movement scored per round."""
+    from duplicate.scoring.scores import SINGLE_GROUPS_WARNING, every_group_single
+
+    if every_group_single(data, rules):
+        stderr.print(f"warning: {SINGLE_GROUPS_WARNING}")
 
 
 def working(message: str, console: Console | None = None) -> AbstractContextManager[object]:

@@ -15,7 +15,7 @@ from duplicate.cli.common import (
     read_table,
     refuse_overwriting_inputs,
     reports_errors,
-    whole_number,
+    whole_option,
 )
 from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
 from duplicate.cli.output import emit
@@ -45,11 +45,7 @@ def game_score(
     fmt: FormatOpt = None,
     min_huxi: Annotated[
         int | None,
-        typer.Option(
-            "--min-huxi",
-            parser=whole_number,
-            help="Paohuzi: the event's minimum huxi to win. Default 15.",
-        ),
+        whole_option("--min-huxi", help="Paohuzi: the event's minimum huxi to win. Default 15."),
     ] = None,
     encoding: EncodingOpt = None,
     rules_file: RulesFileOpt = None,

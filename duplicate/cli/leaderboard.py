@@ -55,7 +55,7 @@ def leaderboard(
     from duplicate.rules import Rules
 
     table, _ = read_table(games, encoding)
-    refuse_overwriting_inputs(manifest, [games])
+    refuse_overwriting_inputs(manifest, [games], "--manifest")
     written = emit(
         rank(table, load_scheme(scheme), source_name(games)),
         output=output,

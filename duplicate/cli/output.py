@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, TypeGuard, cast
 
-from duplicate.cli.common import OutputFormat, refuse_overwriting_inputs, stderr
+from duplicate.cli.common import OutputFormat, stderr
 from duplicate.cli.process import encoding_threads
 from duplicate.rules import Rules
 
@@ -36,13 +36,12 @@ def emit(
 ) -> list[Written]:
     """Write `table` where the options say, in the format they ask for; say what was written.
 
-    A file (io.publish.write_table) carries the rules; standard output gets the bytes
-    alone; a person at a terminal gets a table.
+    A file (io.publish.write_table, which refuses to replace any of `inputs`) carries
+    the rules; standard output gets the bytes alone; a person at a terminal gets a table.
     """
     from duplicate.io.publish import Written, table_bytes, write_table
     from duplicate.io.write import format_for
 
-    refuse_overwriting_inputs(output, inputs)
     to_terminal = fmt is OutputFormat.table or (
         fmt is None and output is None and stdout_is_terminal()
     )
@@ -52,8 +51,8 @@ def emit(
         frame = table.to_frame() if _in_batches(table) else cast("pd.DataFrame", table)
         render_table(frame, Console(highlight=False))
         return []
-    chosen = format_for(output, fmt.value if fmt else None)
     if output is None or output == "-":
+        chosen = format_for(output, fmt.value if fmt else None)
         data, rows = table_bytes(table, chosen, rules, kind, notes, encoding_threads())
         write_stdout(data)
         return [Written.of("-", chosen, data, rows)]
@@ -62,7 +61,7 @@ def emit(
         output,
         rules,
         kind,
-        fmt=chosen,
+        fmt=fmt.value if fmt else None,
         notes=notes,
         threads=encoding_threads(),
         inputs=inputs,

@@ -20,7 +20,7 @@ from duplicate.cli.common import (
     read_inputs,
     refuse_overwriting_inputs,
     reports_errors,
-    stderr,
+    warn_if_nothing_compared,
     working,
 )
 from duplicate.cli.manifest import (
@@ -90,15 +90,6 @@ def result_table_command(
 
     command.__doc__ = doc
     return command
-
-
-def warn_if_nothing_compared(data: Any, rules: Any) -> None:
-    """A warning on standard error (the exit stays 0) when no result has anything to be
-    compared with: the usual sign of a movement scored per round."""
-    from duplicate.scoring.scores import SINGLE_GROUPS_WARNING, every_group_single
-
-    if every_group_single(data, rules):
-        stderr.print(f"warning: {SINGLE_GROUPS_WARNING}")
 
 
 def run_on_dask(

@@ -21,7 +21,7 @@ from duplicate.cli.common import (
     refuse_overwriting_inputs,
     reports_errors,
     stderr,
-    whole_number,
+    whole_option,
 )
 from duplicate.cli.manifest import ManifestOpt, input_record, results_records, write_manifest
 from duplicate.cli.output import emit
@@ -53,12 +53,7 @@ def seat(
     ] = None,
     table_size: Annotated[
         int,
-        typer.Option(
-            "--table-size",
-            "-k",
-            parser=whole_number,
-            help="Seats per table (4 Big Two, 3 Dou Dizhu).",
-        ),
+        whole_option("--table-size", "-k", help="Seats per table (4 Big Two, 3 Dou Dizhu)."),
     ] = 4,
     order: Annotated[
         SeatingOrder, typer.Option("--order", help="snake 1,2,3/6,5,4 or straight 1,2,3/4,5,6.")
@@ -68,14 +63,9 @@ def seat(
     ] = Fill.robot,
     round_no: Annotated[
         int | None,
-        typer.Option(
-            "--round", parser=whole_number, help="1 to draw round 1 at random (needs --seed)."
-        ),
+        whole_option("--round", help="1 to draw round 1 at random (needs --seed)."),
     ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option("--seed", parser=whole_number, help="Seed of the round-1 draw."),
-    ] = None,
+    seed: Annotated[int | None, whole_option("--seed", help="Seed of the round-1 draw.")] = None,
     avoid_repeats: Annotated[
         bool,
         typer.Option(
@@ -85,9 +75,8 @@ def seat(
     ] = True,
     window: Annotated[
         int | None,
-        typer.Option(
+        whole_option(
             "--window",
-            parser=whole_number,
             help="Ranks a player may move to avoid a repeat (exact within it). "
             "Default: up to 2K, less for very large fields.",
         ),
@@ -118,9 +107,8 @@ def seat(
     ] = TieRuleChoice.standings,
     keep: Annotated[
         int | None,
-        typer.Option(
+        whole_option(
             "--keep",
-            parser=whole_number,
             help="Swiss with cuts: seat only the first N of the standings; the rest are out.",
         ),
     ] = None,
@@ -146,7 +134,7 @@ def seat(
         raise UsageError("--keep N seats the first N >= 1 of the standings after a round")
     if window is not None and window < 2:
         raise UsageError(f"--window {window}: a window holds at least 2 ranks")
-    if not 2 <= table_size <= MAX_TABLE_SIZE and not (force and table_size > MAX_TABLE_SIZE):
+    if table_size < 2 or (table_size > MAX_TABLE_SIZE and not force):
         raise UsageError(
             f"-k {table_size}: a table seats 2 to {MAX_TABLE_SIZE} players "
             f"(--force for larger tables)"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -20,7 +19,7 @@ from duplicate.cli.common import (
     refuse_overwriting_inputs,
     reports_errors,
     stderr,
-    whole_number,
+    whole_option,
 )
 from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
 from duplicate.cli.output import emit
@@ -68,9 +67,7 @@ def register(app: typer.Typer) -> None:
 @reports_errors
 def elimination(
     hands: HandsArg,
-    start: Annotated[
-        int | None, typer.Option("--start", parser=whole_number, help="Chips at the start.")
-    ] = None,
+    start: Annotated[int | None, whole_option("--start", help="Chips at the start.")] = None,
     base: BaseOpt = None,
     eliminate_below: Annotated[
         str | None,
@@ -78,13 +75,11 @@ def elimination(
     ] = None,
     eliminate_below_chips: Annotated[
         int | None,
-        typer.Option(
-            "--eliminate-below-chips", parser=whole_number, help="Out below this many chips."
-        ),
+        whole_option("--eliminate-below-chips", help="Out below this many chips."),
     ] = None,
     advance: Annotated[
         int | None,
-        typer.Option("--advance", parser=whole_number, help="Places that qualify."),
+        whole_option("--advance", help="Places that qualify."),
     ] = None,
     carry: Annotated[
         CarryChoice | None,
@@ -96,9 +91,7 @@ def elimination(
     players: PlayersOpt = None,
     ass: Annotated[
         int | None,
-        typer.Option(
-            "--ass", parser=whole_number, help="Check that no table sits more than N hands."
-        ),
+        whole_option("--ass", help="Check that no table sits more than N hands."),
     ] = None,
     ledger: Annotated[
         str | None,
@@ -130,7 +123,7 @@ def elimination(
     Example: duplicate elimination hands.csv --base 0:100,4:200 --advance 16 -o stage.csv
     """
     from duplicate.rules import parse_decimal
-    from duplicate.stages.elimination import eliminate
+    from duplicate.stages.elimination import eliminate, player_payments
     from duplicate.stages.stage_rules import parse_schedule
 
     rules = effective_rules(rules_file)
@@ -156,21 +149,20 @@ def elimination(
     log = _hand_log(hands, encoding)
     result = eliminate(log, stage, _registration(players, encoding))
     if explain is not None:
-        _explain(explain, result.ledger, ("payer", "payee"), fmt)
+        _explain(explain, player_payments(result.ledger, explain), fmt)
         return
     written = emit(
         result.standings, output=output, fmt=fmt, rules=rules, kind="standings", inputs=inputs
     )
-    if ledger is not None:
-        from duplicate.io.publish import write_table
+    from duplicate.io.publish import write_table
 
-        written += write_table(result.ledger, ledger, rules, "ledger", inputs=inputs)
-        stderr.print(f"wrote {len(result.ledger)} payments to {ledger}")
-    if chips is not None:
-        from duplicate.io.publish import write_table
-
-        written += write_table(result.history, chips, rules, "chips", inputs=inputs)
-        stderr.print(f"wrote {len(result.history)} chip counts to {chips}")
+    for path, table, kind, what in (
+        (ledger, result.ledger, "ledger", "payments"),
+        (chips, result.history, "chips", "chip counts"),
+    ):
+        if path is not None:
+            written += write_table(table, path, rules, kind, inputs=inputs)
+            stderr.print(f"wrote {len(table)} {what} to {path}")
     if report is not None:
         from duplicate.report.stage_pages import stage_site
 
@@ -187,7 +179,7 @@ def final(
     hands: HandsArg,
     hand_count: Annotated[
         int,
-        typer.Option("--hands", parser=whole_number, help="Hands every finalist plays."),
+        whole_option("--hands", help="Hands every finalist plays."),
     ],
     carried: Annotated[
         Path | None,
@@ -209,7 +201,7 @@ def final(
 
     Example: duplicate final final.csv --hands 6 --carried stage.csv -o final.csv
     """
-    from duplicate.stages.final import carried_points, final_standings
+    from duplicate.stages.final import carried_points, final_hands, final_standings
     from duplicate.stages.stage_rules import parse_schedule
 
     if hand_count < 1:
@@ -226,7 +218,7 @@ def final(
     schedule = parse_schedule(base) if base is not None else None
     table = final_standings(log, hand_count, points, schedule, _registration(players, encoding))
     if explain is not None:
-        _explain_final(explain, log, schedule, fmt)
+        _explain(explain, final_hands(log, explain, schedule), fmt)
         return
     written = emit(table, output=output, fmt=fmt, rules=rules, kind="standings", inputs=inputs)
     if manifest is not None:
@@ -250,39 +242,11 @@ def _registration(players: Path | None, encoding: str | None) -> dict[str, int] 
     return dict(zip(field["player"], (int(r) for r in field["registered"]), strict=True))
 
 
-def _explain(player: str, ledger: Any, sides: tuple[str, str], fmt: Any) -> None:
-    """The player's payments, each with its cap and the chips after."""
-    mine = ledger[(ledger[sides[0]] == player) | (ledger[sides[1]] == player)]
-    if mine.empty:
-        stderr.print(f"{player!r} makes or receives no payment in the log")
-    _show(mine, fmt)
-
-
-def _explain_final(player: str, log: HandLog, schedule: Any, fmt: Any) -> None:
-    import pandas as pd
-
-    from duplicate.stages.stage_rules import StageRules
-
-    rows = log.frame[log.frame["player"] == player]
-    steps = StageRules(base=schedule) if schedule is not None else None
-
-    def base_of(minute: Any) -> int:
-        if steps is None:
-            return 1
-        return steps.base_at(Decimal(minute.numerator) / Decimal(minute.denominator))
-
-    shown = pd.DataFrame(
-        {
-            "hand": rows["hand"].astype("str"),
-            "table": rows["table"].astype("str"),
-            "score": rows["score"],
-            "base": [base_of(m) for m in rows["minute"]],
-        }
-    )
-    shown["points"] = shown["score"] * shown["base"]
-    if shown.empty:
-        stderr.print(f"{player!r} plays no hand in the log")
-    _show(shown, fmt)
+def _explain(player: str, table: Any, fmt: Any) -> None:
+    """A player's payments or hands, or a word that there are none."""
+    if table.empty:
+        stderr.print(f"{player!r} has no payment or hand in the log")
+    _show(table, fmt)
 
 
 def _show(table: Any, fmt: Any) -> None:

@@ -13,6 +13,7 @@ from duplicate.cli.common import (
     read_table,
     reports_errors,
     stderr,
+    warn_if_nothing_compared,
 )
 from duplicate.cli.rules_options import rules_options
 from duplicate.rules import Rules
@@ -51,8 +52,6 @@ def validate(
         problems = seating_problems(data, raw, source_name(seating))
         if problems:
             raise InvalidData(problems)
-    from duplicate.cli.result_table import warn_if_nothing_compared
-
     warn_if_nothing_compared(data, rules)
     players = data.dense_key("section", "player")[1]
     deals = data.dense_key("section", "round", "deal")[1]

@@ -99,9 +99,9 @@ def write_table(
     path = str(path)
     if path == "-":
         raise UsageError("write_table writes files; '-' is for the command line")
-    chosen = format_for(path, fmt)
     inputs = list(inputs)
     refuse_overwriting(path, inputs, "--output")
+    chosen = format_for(path, fmt)
     if chosen == "csv":
         refuse_overwriting(rules_sidecar(path), inputs, f"the rules written beside {path},")
     with contextlib.ExitStack() as together:

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.errors import OutOfRange
-from duplicate.model.exact import CodeArray, IntArray
+from duplicate.model.exact import CodeArray, IntArray, abs_sum_reaches
 
 # Cells a histogram may have: 64M int64 counts is 512 MB at most, and usually far less.
 HISTOGRAM_LIMIT = 1 << 26
@@ -285,7 +285,7 @@ def varying_keys(key: IntArray, size: int, other: IntArray) -> np.ndarray:
 def sum_by(codes: IntArray, values: np.ndarray, size: int) -> IntArray:
     """Exact integer sums of `values` per code; OutOfRange if one could pass 2**62."""
     values = np.asarray(values, dtype=np.int64)
-    if len(values) and float(np.abs(values, dtype=np.float64).sum()) >= 2**62:
+    if abs_sum_reaches(values, 2**62):
         raise OutOfRange(
             "a total passes 2**62 units and cannot be held exactly; "
             "check for values far too large (rank points, penalties)"

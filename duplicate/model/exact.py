@@ -6,12 +6,15 @@ never compared after rounding for display.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
+
+from duplicate.errors import OutOfRange
 
 IntArray = npt.NDArray[np.int64]
 # Dense codes held in the smallest integer type that fits them (see codes.compact_codes).
@@ -61,3 +64,32 @@ def decimal_series(
 ) -> pd.Series:
     """decimal_array as a pandas Series backed by Arrow, so values stay exact."""
     return pd.Series(pd.arrays.ArrowExtensionArray(decimal_array(units, scale, mask)))
+
+
+def abs_sum_reaches(values: np.ndarray, bound: int) -> bool:
+    """Whether the |values| add up to `bound` or more: a bound on every partial sum.
+
+    Summed as floats: a far smaller error than the margins the callers keep.
+    """
+    return bool(len(values)) and float(np.abs(values, dtype=np.float64).sum()) >= bound
+
+
+def fraction_sums(
+    num: IntArray, den: IntArray, codes: IntArray, size: int
+) -> tuple[IntArray, IntArray, int]:
+    """Per code, the exact sum of the fractions num/den as an integer over one common
+    denominator, with how many were summed: (sums, counts, common denominator).
+
+    Raises OutOfRange when the common denominator is too large for the sums and their
+    ten-thousandfold (a percentage in hundredths) to stay inside int64.
+    """
+    counts = np.bincount(codes, minlength=size).astype(np.int64)
+    common = math.lcm(*(int(d) for d in np.unique(den))) if len(den) else 1
+    if common * max(int(counts.max(initial=1)), 1) * 10000 >= 2**62:
+        raise OutOfRange(
+            "MP percentages of this event's group sizes share no common denominator small "
+            "enough to be summed exactly; score it with --factoring neuberg or by rank points"
+        )
+    sums = np.zeros(size, dtype=np.int64)
+    np.add.at(sums, codes, num * (common // den))
+    return sums, counts, common

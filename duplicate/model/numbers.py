@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.limits import MAX_COLUMN_SUM, MAX_DECIMALS, MAX_UNITS
-from duplicate.model.exact import IntArray
+from duplicate.model.exact import IntArray, abs_sum_reaches
 
 DECIMAL_GRAMMAR = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$"
 # Digits Arrow may cast to int64 without overflow.
@@ -88,11 +88,8 @@ def refusal(value: object) -> str | None:
 
 
 def column_sum_too_large(units: IntArray) -> bool:
-    """Whether the column's |units| add up to MAX_COLUMN_SUM or more (see there).
-
-    Summed as floats: a far smaller error than the margin to int64's end.
-    """
-    return bool(len(units)) and float(np.abs(units, dtype=np.float64).sum()) >= MAX_COLUMN_SUM
+    """Whether the column's |units| add up to MAX_COLUMN_SUM or more (see there)."""
+    return abs_sum_reaches(units, MAX_COLUMN_SUM)
 
 
 def _arrow(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> pa.Array[Any]:

@@ -1,22 +1,17 @@
 """Standings by session percentage (SCORING.md section 9), the bridge clubs' way.
 
 A player's percentage is the mean of their MP% over the deals they have a result on
-(assigned results included, void ones not), exactly: every MP% is a fraction with a
-small denominator, so all are brought to their least common denominator and summed
-as integers.
+(assigned results included, void ones not), exactly (exact.fraction_sums).
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
-from duplicate.errors import OutOfRange
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.codes import first_rows, sum_by
-from duplicate.model.exact import decimal_series, div_half_up, ratio_key
+from duplicate.model.exact import decimal_series, div_half_up, fraction_sums, ratio_key
 from duplicate.model.grouping import group_codes
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
@@ -39,15 +34,7 @@ def percentage_standings(
     num, den = items.pct_num[item][counted], items.pct_den[item][counted]
     mp, top = items.mp[item][counted], items.top[item][counted]
     player, n_players = group_codes(rows, PLAYER_KEYS)
-    deals = np.bincount(player, minlength=n_players).astype(np.int64)
-    common = math.lcm(*(int(d) for d in np.unique(den))) if len(den) else 1
-    # Every sum below, and the hundredfold percentage, stay inside int64.
-    if common * max(int(deals.max(initial=1)), 1) * 10000 >= 2**62:
-        raise OutOfRange(
-            "percentage standings need MP% with a common denominator this event's "
-            "group sizes make too large; score it with --factoring neuberg or by rank points"
-        )
-    total = sum_by(player, num * (common // den), n_players)
+    total, deals, common = fraction_sums(num, den, player, n_players)
     first = first_rows(player, n_players)
     compared = mp >= 0
     whole, fraction = ratio_key(total, deals)

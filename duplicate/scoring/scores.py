@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -26,7 +25,13 @@ from duplicate.model.codes import (
     distinct_key_order,
     has_repeats,
 )
-from duplicate.model.exact import EXACT_DENOMINATOR_LIMIT, FloatArray, IntArray, div_half_up
+from duplicate.model.exact import (
+    EXACT_DENOMINATOR_LIMIT,
+    FloatArray,
+    IntArray,
+    div_half_up,
+    fraction_sums,
+)
 from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
 from duplicate.model.validation import structural_problems
@@ -155,19 +160,17 @@ def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> R
     """Average plus and minus as assigned MP% (SCORING.md section 9): 60% or the
     player's own percentage over their other deals if higher (plus); 40% or it if lower
     (minus). The percentage is exact, then rounded half up to hundredths."""
+    none = np.zeros_like(adjusted.average)
     average = adjusted.average != 0
     first = _score_items(
-        results, rules, replace(adjusted, void=adjusted.void | average, average=average * 0)
+        results, rules, replace(adjusted, void=adjusted.void | average, average=none)
     )
     item = first.row_item
     counted = first.pct_den[item] > 0
     player, n_players = results.dense_key("section", "player")
-    den = first.pct_den[item][counted]
-    common = math.lcm(*(int(d) for d in np.unique(den))) if len(den) else 1
-    scaled = first.pct_num[item][counted] * (common // den)
-    total = np.zeros(n_players, dtype=np.int64)
-    np.add.at(total, player[counted], scaled)
-    deals = np.bincount(player[counted], minlength=n_players)
+    total, deals, common = fraction_sums(
+        first.pct_num[item][counted], first.pct_den[item][counted], player[counted], n_players
+    )
     own = div_half_up(total * 10000, np.maximum(deals, 1) * common)
     # A player with no other deal is taken at 50%.
     own = np.where(deals > 0, own, 5000)[player]
@@ -175,7 +178,7 @@ def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> R
     plus, minus = adjusted.average > 0, adjusted.average < 0
     assigned[plus] = np.maximum(AVERAGE_CENTI["avg_plus"], own[plus])
     assigned[minus] = np.minimum(AVERAGE_CENTI["avg_minus"], own[minus])
-    return replace(adjusted, assigned_centi=assigned, average=adjusted.average * 0)
+    return replace(adjusted, assigned_centi=assigned, average=none)
 
 
 def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None) -> ScoredItems:

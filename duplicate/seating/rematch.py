@@ -122,8 +122,8 @@ def template_count(k: int, s: int) -> int:
     )
 
 
-# Moves of one table (templates) the search may build: their pairs take memory in
-# proportion (at K = 6 and S = K, 105,000 moves, about 0.4 s and 200 MB).
+# Moves of one table (templates) the search may build: building them, and their pairs,
+# take time and memory in proportion (figures by table size: docs/performance.md).
 MAX_SEARCH_TEMPLATES = 150_000
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
-from duplicate.stages.hand_log import HandLog
+from duplicate.stages.hand_log import HandLog, id_key, minute_text
 from duplicate.stages.order import Criterion, order_rows
 from duplicate.stages.stage_rules import StageRules
 
@@ -98,7 +98,7 @@ def hands_of(log: HandLog) -> list[Hand]:
         seat = Seat(str(record["player"]), record["seat"], int(record["score"]), int(record["row"]))
         hand.seats.append(seat)
     for hand in groups.values():
-        hand.seats.sort(key=lambda s: _sortable(s.seat))
+        hand.seats.sort(key=lambda s: id_key(s.seat))
     return [groups[h] for h in log.hands]
 
 
@@ -144,6 +144,11 @@ def _payment(
     return {"payer": payer.player, "payee": payee.player, "owed": owed, "paid": paid, "cap": cap}
 
 
+def player_payments(ledger: pd.DataFrame, player: str) -> pd.DataFrame:
+    """The payments a player made or received, each with its cap and the chips after."""
+    return ledger[(ledger["payer"] == player) | (ledger["payee"] == player)].reset_index(drop=True)
+
+
 def is_out(chips: int, base: int, rules: StageRules) -> bool:
     """Below the limit: a fixed number of chips, or a share of the base in force."""
     if rules.eliminate_below_chips is not None:
@@ -177,7 +182,7 @@ def eliminate(log: HandLog, rules: StageRules, registered: dict[str, int] | None
                     "an eliminated player plays no further hand; correct the player or the hand",
                 )
             )
-        base = rules.base_at(Decimal(hand.minute.numerator) / Decimal(hand.minute.denominator))
+        base = rules.base_at(hand.minute)
         payments = settle(hand, base, chips)
         change = Counter[str]()
         for payment in payments:
@@ -314,22 +319,3 @@ def sitting_problems(log: HandLog, hands: list[Hand], ass_hands: int) -> list[Pr
     for table in list(runs):
         close(table)
     return problems
-
-
-def minute_text(minute: Fraction) -> str:
-    """A minute as a decimal: exact when it ends, else to 2 places, half up."""
-    value = Decimal(minute.numerator) / Decimal(minute.denominator)
-    if _terminates(minute.denominator):
-        return format(value.normalize(), "f") if value else "0"
-    return format(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP), "f")
-
-
-def _terminates(denominator: int) -> bool:
-    for prime in (2, 5):
-        while denominator % prime == 0:
-            denominator //= prime
-    return denominator == 1
-
-
-def _sortable(value: Any) -> tuple[int, Any]:
-    return (0, value) if isinstance(value, int) or hasattr(value, "__index__") else (1, str(value))

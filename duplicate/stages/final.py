@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 
 import pandas as pd
 
@@ -11,7 +10,7 @@ from duplicate.errors import InvalidData, OutOfRange, Problem
 from duplicate.stages.elimination import equal_result_criteria, hands_of
 from duplicate.stages.hand_log import HandLog
 from duplicate.stages.order import Criterion, order_rows
-from duplicate.stages.stage_rules import Schedule, StageRules
+from duplicate.stages.stage_rules import Schedule, base_at
 
 FINAL_COLUMNS = ("place", "player", "total", "carried", "hands", "decided_by")
 
@@ -34,15 +33,10 @@ def final_standings(
 ) -> pd.DataFrame:
     """Total = carried + the sum of score x base (base 1 without a schedule); players
     short of `hands` hands get no place; more hands than that is an error."""
-    schedule = StageRules(base=base) if base is not None else None
     carried = carried or {}
     players: dict[str, Finalist] = {}
     for hand in hands_of(log):
-        points_base = (
-            1
-            if schedule is None
-            else schedule.base_at(Decimal(hand.minute.numerator) / Decimal(hand.minute.denominator))
-        )
+        points_base = 1 if base is None else base_at(base, hand.minute)
         for seat in hand.seats:
             player = players.setdefault(
                 seat.player, Finalist(seat.player, carried.get(seat.player, 0))
@@ -97,6 +91,22 @@ def final_standings(
             ),
         }
     )[list(FINAL_COLUMNS)]
+
+
+FINAL_HAND_COLUMNS = ("hand", "table", "score", "base", "points")
+
+
+def final_hands(log: HandLog, player: str, base: Schedule | None = None) -> pd.DataFrame:
+    """Every hand behind a finalist's total: hand, table, score, base and points."""
+    rows = [
+        (hand.hand, hand.table, seat.score, 1 if base is None else base_at(base, hand.minute))
+        for hand in hands_of(log)
+        for seat in hand.seats
+        if seat.player == player
+    ]
+    table = pd.DataFrame(rows, columns=list(FINAL_HAND_COLUMNS[:-1]))
+    table["points"] = table["score"] * table["base"]
+    return table.astype({"hand": "str", "table": "str"})
 
 
 def carried_points(table: pd.DataFrame, source: str) -> dict[str, int]:

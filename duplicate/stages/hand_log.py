@@ -8,9 +8,11 @@ English or Chinese.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -59,13 +61,9 @@ def parse_hand_log(raw: pd.DataFrame, source: str, first_row: int = 2) -> HandLo
     bad = held.bad | (held.scale > 0) & (held.units % 10**held.scale != 0)
     scores = held.units // 10**held.scale
     bad |= np.abs(scores) > MAX_SCORE
-    cells = raw[columns["score"]].to_numpy(dtype=object)
-    for i in np.flatnonzero(bad)[:MAX_LISTED]:
-        value = cells[i]
-        why = refusal(value) or f"is not a whole game score from -{MAX_SCORE} to {MAX_SCORE}"
-        problems.append(
-            Problem(source, f"{value!r} {why}", (int(rows[i]),), "score", "write the hand's score")
-        )
+    whole = f"is not a whole game score from -{MAX_SCORE} to {MAX_SCORE}"
+    hint = "write the hand's score"
+    _flag(problems, source, rows, bad, "score", whole, hint, raw[columns["score"]], refusal)
     minutes = _minutes(raw, columns, source, rows, problems)
     if problems:
         raise InvalidData(problems)
@@ -133,8 +131,8 @@ def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
         "hand {0!r} does not sum to 0",
         "a hand's scores are what its players win and lose: correct a score",
     )
-    winners = by_hand["score"].transform(lambda s: int((s > 0).sum()))
-    losers = by_hand["score"].transform(lambda s: int((s < 0).sum()))
+    winners = (frame["score"] > 0).groupby(frame["hand"], sort=False).transform("sum")
+    losers = (frame["score"] < 0).groupby(frame["hand"], sort=False).transform("sum")
     each(
         (winners > 1) & (losers > 1) & (total == 0),
         ["hand"],
@@ -150,7 +148,7 @@ def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
                 Problem(
                     source,
                     f"player {player!r} is in two hands ending at minute "
-                    f"{_shown(group['minute'].iloc[0])}",
+                    f"{minute_text(group['minute'].iloc[0])}",
                     tuple(int(r) for r in group["row"]),
                     "player",
                     "a player plays one hand at a time; correct the minute or the player",
@@ -159,10 +157,29 @@ def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
     return problems
 
 
-def _settlement_key(pair: tuple[Fraction, object]) -> tuple[Fraction, int, object]:
+def _settlement_key(pair: tuple[Fraction, object]) -> tuple[Fraction, tuple[int, Any]]:
     minute, hand = pair
-    # Integer ids before text, each in its own order (a log holds one kind).
-    return (minute, 0 if isinstance(hand, int | np.integer) else 1, hand)
+    return (minute, id_key(hand))
+
+
+def id_key(value: Any) -> tuple[int, Any]:
+    """Ids in order: integers before text, each in its own order (a log holds one kind)."""
+    return (0, value) if isinstance(value, int | np.integer) else (1, str(value))
+
+
+def minute_text(minute: Fraction) -> str:
+    """A minute as a decimal: exact when it ends, else to 2 places, half up."""
+    value = Decimal(minute.numerator) / Decimal(minute.denominator)
+    if _terminates(minute.denominator):
+        return format(value.normalize(), "f") if value else "0"
+    return format(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP), "f")
+
+
+def _terminates(denominator: int) -> bool:
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    return denominator == 1
 
 
 def _columns(raw: pd.DataFrame, source: str) -> dict[str, str]:
@@ -247,10 +264,14 @@ def _flag(
     what: str,
     hint: str,
     cells: pd.Series | None = None,
+    why: Callable[[object], str | None] = lambda value: None,
 ) -> None:
+    """A problem for each bad cell (the first MAX_LISTED; then one counting the rest),
+    shown as written with `why` it is bad when it says, else `what`."""
     at = np.flatnonzero(np.asarray(bad))
     for i in at[:MAX_LISTED]:
-        shown = "empty" if cells is None else f"{cells.iloc[i]!r} {what}"
+        value = None if cells is None else cells.iloc[i]
+        shown = "empty" if cells is None else f"{value!r} {why(value) or what}"
         problems.append(Problem(source, shown, (int(rows[i]),), column, hint))
     if len(at) > MAX_LISTED:
         rest = len(at) - MAX_LISTED
@@ -269,7 +290,3 @@ def _identifier(text: pd.Series) -> pd.Series:
     if bool(text.str.fullmatch(_INTEGER).all()):
         return text.astype("int64")
     return text
-
-
-def _shown(minute: Fraction) -> str:
-    return format(Decimal(minute.numerator) / Decimal(minute.denominator), "f")

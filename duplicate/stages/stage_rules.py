@@ -7,6 +7,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Literal
 
 from duplicate.errors import UsageError
@@ -40,6 +41,11 @@ def check_schedule(steps: Schedule, where: str) -> None:
             raise UsageError(f"{where}: {m1}:{b1} after {m0}:{b0}; minutes and bases both grow")
     if any(base <= 0 or base > MAX_CHIPS for _, base in steps):
         raise UsageError(f"{where}: a base is a whole number from 1 to {MAX_CHIPS:,}")
+
+
+def base_at(steps: Schedule, minute: Fraction) -> int:
+    """The base in force for a hand that ended at `minute`."""
+    return next(base for start, base in reversed(steps) if Fraction(start) <= minute)
 
 
 def schedule_text(steps: Schedule) -> str:
@@ -78,9 +84,9 @@ class StageRules:
         if not Decimal(0) <= self.carry_ratio <= Decimal(1000):
             raise UsageError("stage.carry_ratio must be from 0 to 1000")
 
-    def base_at(self, minute: Decimal) -> int:
+    def base_at(self, minute: Fraction) -> int:
         """The base in force for a hand that ended at `minute`."""
-        return next(base for start, base in reversed(self.base) if start <= minute)
+        return base_at(self.base, minute)
 
     def to_toml(self) -> str:
         fixed = (

@@ -99,7 +99,7 @@ def test_the_golden_event_totals() -> None:
         ([(1, 1, "A", "penalty", "-5", "x")], "'-5' is not a number >= 0"),
         (
             [(1, 1, "A", "mp_pct", "60", "x"), (1, 1, "A", "void", "", "y")],
-            "more than one mp_pct, void, avg_plus or avg_minus",
+            "more than one mp_pct, void, avg_plus, avg_minus or weighted",
         ),
     ],
 )

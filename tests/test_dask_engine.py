@@ -133,6 +133,21 @@ def test_cli_engine_option(scheduler: str) -> None:
     assert "the dask engine covers matchpoint scoring" in refused.stderr
 
 
+def test_adjustments_that_need_the_whole_event_stay_local(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from duplicate.cli import app
+
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text("round,deal,player,kind,value,reason\n1,1,P17,avg_plus,,fouled\n")
+    path = str(SAMPLE / "big2_event.parquet")
+    refused = CliRunner().invoke(
+        app, ["score", path, "--engine", "dask", "--adjustments", str(adjustments)]
+    )
+    assert refused.exit_code == 2
+    assert "adjustments of kind avg_plus run on the local engine only" in refused.stderr
+
+
 def test_a_dask_manifest_does_not_invent_a_row_count(scheduler: str, tmp_path: Path) -> None:
     import json
 

@@ -4,6 +4,7 @@ warning when no result is compared with any other."""
 from __future__ import annotations
 
 import io
+import json
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -250,3 +251,39 @@ def test_an_average_is_named_with_its_reason(tmp_path: Path) -> None:
     code, out, _ = run("explain", "p5", results, "--adjustments", adjustments)
     assert code == 0
     assert "avg_plus: fouled" in out
+
+
+def test_percentage_standings_are_explained_and_reported(tmp_path: Path) -> None:
+    path = tmp_path / "session.csv"
+    rows = ["deal,seat,player,score"]
+    scores = {"a": (10, 1, 1), "b": (20, 0, 2), "c": (20, 0, 3), "d": (5, 3, 4)}
+    rows += [f"{deal + 1},0,{p},{s[deal]}" for deal in range(3) for p, s in scores.items()]
+    path.write_text("\n".join(rows) + "\n")
+    code, out, err = run("explain", "b", path, "--method", "percentage", "--format", "json")
+    assert code == 0, err
+    explained = json.loads(out)
+    # b: 5, 1 and 2 MP of 6: 83.33% + 16.67% + 33.33%, a mean of exactly 400/9.
+    assert explained["place"] == 3
+    assert explained["percentage"] == {"value": 44.44, "exact": "400/9"}
+    assert (explained["mp"], explained["top"], explained["deals_counted"]) == (8, 18, 3)
+    assert "rank_points" not in explained["deals"][0]
+    assert explained["above"]["player"] == "c"
+    assert explained["above"]["by_exact"] == "100/9"
+    code, out, _ = run("explain", "b", path, "--method", "percentage")
+    assert "Percentage 44.44 = mean MP% over 3 deals (exact 400/9); MP 8 of 18" in out
+    assert "Above: c, place 2, 55.56%. c is ahead: 55.56 against 44.44" in out
+    site = tmp_path / "site"
+    code, _, err = run("report", path, "--method", "percentage", "-o", site)
+    assert code == 0, err
+    index = (site / "index.html").read_text()
+    assert ">Percentage</th>" in index
+    assert ">66.67</td>" in index
+    assert ">Points</th>" not in (site / "deals" / "1.html").read_text()
+
+
+def test_shared_places_are_explained_as_shared(tmp_path: Path) -> None:
+    path = tmp_path / "session.csv"
+    path.write_text("deal,seat,player,score\n1,0,a,1\n1,0,b,1\n1,0,c,0\n")
+    code, out, _ = run("explain", "a", path, "--method", "percentage")
+    assert code == 0
+    assert "Equal percentages: the place is shared." in out

@@ -70,12 +70,22 @@ def render_text(e: dict[str, Any]) -> str:
         + (", in a play-off" if e["playoff"] else ""),
         "",
     ]
-    keys = list(PLAYER_DEAL_COLUMNS)
+    # The deal columns the explanation holds (percentage standings have no rank points).
+    held = set(e["deals"][0]) if e["deals"] else set(PLAYER_DEAL_COLUMNS)
+    keys = [k for k in PLAYER_DEAL_COLUMNS if k in held]
     # Short headings for a table read on paper.
     short = {"mp_pct": "MP%", "deal_rank": "rank", "rank_points": "points"}
     header = [short.get(k, k) for k in keys]
     cells = [[text(d[k]) for k in keys] for d in e["deals"]]
     lines += _aligned([header, *cells])
+    for d in e["deals"]:
+        if "parts" in d:
+            parts = "; ".join(
+                f"{p['weight']}% of {text(p['score'])}: {p['mp']} MP" for p in d["parts"]
+            )
+            lines.append(f"  round {d['round']}, deal {d['deal']}, weighted: {parts}")
+    if "percentage" in e:
+        return "\n".join(lines + _percentage_lines(e))
     sum_text = " + ".join(str(p) for p in e["rank_points"]) or "0"
     if e["penalty"]:
         sum_text += f" - {e['penalty']} penalty"
@@ -113,6 +123,33 @@ def render_text(e: dict[str, Any]) -> str:
         if side in e:
             lines += ["", _neighbour(side, e[side])]
     return "\n".join(lines)
+
+
+def _percentage_lines(e: dict[str, Any]) -> list[str]:
+    """The session percentage and how it compares with the neighbours'."""
+    percentage = e["percentage"]
+    count = e["deals_counted"]
+    lines = [
+        "",
+        f"Percentage {percentage['value']} = mean MP% over {count} deal"
+        + ("s" if count != 1 else "")
+        + f" (exact {percentage['exact']}); MP {e['mp']} of {e['top']}",
+    ]
+    for side in ("above", "below"):
+        if side not in e:
+            continue
+        n = e[side]
+        label = "Above" if side == "above" else "Below"
+        who = f"{label}: {n['player']}, place {n['place']}, {n['percentage']}%."
+        if n["criterion"] == "shared":
+            lines += ["", f"{who} Equal percentages: the place is shared."]
+        else:
+            lines += [
+                "",
+                f"{who} {n['ahead']} is ahead: {n['ahead_value']} against "
+                f"{n['behind_value']} (by {n['by']}; exactly {n['by_exact']})",
+            ]
+    return lines
 
 
 def number_text_cents(beaten_avg: dict[str, Any]) -> str:

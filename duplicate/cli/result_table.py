@@ -112,6 +112,9 @@ def run_on_dask(
     method_of(rules).require("distributed", "the dask engine")
     if rules.factoring != "none":
         raise UsageError("--factoring runs on the local engine only")
+    if corrections is not None and corrections.whole_event_kinds():
+        kinds = ", ".join(corrections.whole_event_kinds())
+        raise UsageError(f"adjustments of kind {kinds} run on the local engine only")
     module, function = compute.split(":")
     run = getattr(importlib.import_module(module), function)
     source = resolve(results)

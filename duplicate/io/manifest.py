@@ -83,14 +83,14 @@ def adjustment_records(adjustments: Any) -> list[dict[str, Any]]:
     """Each adjustment as round, deal, player, kind, value, reason."""
     if adjustments is None:
         return []
-    frame = adjustments.frame
+    frame = adjustments.frame.assign(value=adjustments.value_text())
     return [
         {
             "round": int(r["round"]),
             "deal": r["deal"],
             "player": r["player"],
             "kind": r["kind"],
-            "value": f"{r['cents'] / 100:.2f}" if r["kind"] != "void" else "",
+            "value": r["value"],
             "reason": r["reason"],
         }
         for r in frame.to_dict("records")

@@ -11,7 +11,6 @@ from duplicate import __version__
 from duplicate.report.data import ReportData
 from duplicate.report.labels import LABELS
 from duplicate.scoring.score_table import PLAYER_DEAL_COLUMNS
-from duplicate.scoring.standings import STANDINGS_COLUMNS
 
 STYLE = """
 body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Zen Hei","Microsoft YaHei",sans-serif;
@@ -24,7 +23,8 @@ th{text-align:left;background:#f2f4f8;white-space:nowrap}td.num{text-align:right
 footer{margin-top:3rem;color:#6b7280;font-size:.85rem}
 """
 
-STANDINGS_FIELDS = [c for c in STANDINGS_COLUMNS if c != "section"]
+# Columns that do not decide standings by session percentage.
+RANK_POINT_FIELDS = ("deal_rank", "rank_points")
 TRAVELLER_FIELDS = [
     "table",
     "player",
@@ -53,6 +53,7 @@ NUMERIC = {
     "deal_rank",
     "rank_points",
     "round",
+    "percentage",
 }
 
 
@@ -131,6 +132,15 @@ class Site(Pages):
             (s, p): f"players/{i + 1}.html"
             for i, (s, p) in enumerate(players.itertuples(index=False))
         }
+        # The standings' own columns, in their order; rank points only where they count.
+        self.standings_fields = [c for c in data.standings.columns if c != "section"]
+        by_percentage = "percentage" in data.standings.columns
+        self.traveller_fields = [
+            f for f in TRAVELLER_FIELDS if not (by_percentage and f in RANK_POINT_FIELDS)
+        ]
+        self.player_deal_fields = [
+            f for f in PLAYER_DEAL_FIELDS if not (by_percentage and f in RANK_POINT_FIELDS)
+        ]
         deals = data.scores[["section", "round", "deal"]].drop_duplicates().astype(str)
         self.deal_page = {
             (s, r, d): f"deals/{i + 1}.html"
@@ -156,7 +166,7 @@ class Site(Pages):
         for section, group in self.data.standings.groupby("section", sort=True):
             heading = f"<h2>{self.t['section']} {text(section)}</h2>" if section else ""
             link = {"player": lambda r: self.player_page[(str(r["section"]), str(r["player"]))]}
-            parts.append(heading + self.table(group, STANDINGS_FIELDS, "standings", link))
+            parts.append(heading + self.table(group, self.standings_fields, "standings", link))
         return self.page(self.t["standings"], "".join(parts), 0)
 
     def deal_list(self) -> str:
@@ -190,7 +200,7 @@ class Site(Pages):
                 ["mp", "player"], ascending=[False, True], na_position="last", key=_orderable
             )
             parts.append(f"<h2>{self.t['seat']} {text(seat)}</h2>")
-            parts.append(self.table(group, TRAVELLER_FIELDS, "traveller", link))
+            parts.append(self.table(group, self.traveller_fields, "traveller", link))
         where = f"{self.t['section']} {section} · " if section else ""
         title = f"{where}{self.t['round']} {rnd} · {self.t['deal']} {deal}"
         return self.page(title, "".join(parts), 1)
@@ -199,7 +209,7 @@ class Site(Pages):
         section, player = key
         st = self.data.standings
         me = st[(st["section"].astype(str) == section) & (st["player"].astype(str) == player)]
-        summary = self.table(me, STANDINGS_FIELDS, "summary")
+        summary = self.table(me, self.standings_fields, "summary")
         scores = self.data.scores
         mine = scores[
             (scores["section"].astype(str) == section) & (scores["player"].astype(str) == player)
@@ -207,7 +217,7 @@ class Site(Pages):
         link = {
             "deal": lambda r: "../" + self.deal_page[(section, str(r["round"]), str(r["deal"]))]
         }
-        deals = self.table(mine, PLAYER_DEAL_FIELDS, "player-deals", link)
+        deals = self.table(mine, self.player_deal_fields, "player-deals", link)
         places = self.data.places
         history = places[
             (places["section"].astype(str) == section) & (places["player"].astype(str) == player)
@@ -231,11 +241,7 @@ class Site(Pages):
         if adjustments is None or adjustments.frame.empty:
             body += f"<p>{self.t['no_adjustments']}</p>"
         else:
-            frame = adjustments.frame.assign(
-                value=adjustments.frame["cents"]
-                .map(lambda c: f"{c / 100:.2f}")
-                .where(adjustments.frame["kind"] != "void", "")
-            )
+            frame = adjustments.frame.assign(value=adjustments.value_text())
             body += self.table(
                 frame, ["round", "deal", "player", "kind", "value", "reason"], "adjustments"
             )

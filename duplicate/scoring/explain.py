@@ -18,7 +18,7 @@ from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
 from duplicate.scoring.methods import method_of, standings
-from duplicate.scoring.scores import as_results, score_rows
+from duplicate.scoring.scores import as_results, rows_with_numbers, score_items
 
 
 def _cents(value: int | Fraction) -> Decimal:
@@ -74,11 +74,15 @@ def explain(
     adjustments: Adjustments | None = None,
     section: str | None = None,
 ) -> dict[str, Any]:
-    """The deals, total, tie-break values and neighbours of one player, as plain data."""
+    """The deals, total (or percentage), tie-break values and neighbours of one player,
+    as plain data."""
     rules = rules or Rules()
     method_of(rules).require("explained", "explain")
     results = as_results(data, rules)
-    rows = score_rows(results, rules, adjustments)
+    items = score_items(results, rules, adjustments)
+    rows = rows_with_numbers(results, items).assign(
+        pct_num=items.pct_num[items.row_item], pct_den=items.pct_den[items.row_item]
+    )
     rows = rows.assign(player_text=rows["player"].astype(str))
     table = standings(results, rules, adjustments).assign(
         player_text=lambda t: t["player"].astype(str)
@@ -93,45 +97,62 @@ def explain(
     me = mine.iloc[0]
     in_section = table[table["section"] == me["section"]].reset_index(drop=True)
     at = int(in_section.index[in_section["player_text"] == str(player)][0])
-    totals = {
-        p: int(t * 100) for p, t in zip(in_section["player_text"], in_section["total"], strict=True)
-    }
     section_rows = rows[rows["section"] == me["section"]]
+    fractional = items.mp_scale > 0
 
-    def detail(name: str) -> dict[str, Any]:
-        own = section_rows[section_rows["player_text"] == name].sort_values(["round", "deal"])
-        return _player_detail(name, own, section_rows, totals, results, rules.factoring != "none")
+    def own_rows(name: str) -> pd.DataFrame:
+        own: pd.DataFrame = section_rows[section_rows["player_text"] == name]
+        return own.sort_values(["round", "deal"])
+
+    def with_parts(found: dict[str, Any]) -> dict[str, Any]:
+        if adjustments is not None:
+            unit = Fraction(1, 10**results.score_scale)
+            _add_weighted_parts(found, section_rows, adjustments, rules, unit)
+        return found
+
+    if "percentage" in in_section.columns:
+        # Standings by session percentage (SCORING.md section 9).
+        def detail(name: str) -> dict[str, Any]:
+            return with_parts(_percentage_detail(name, own_rows(name), results, fractional))
+
+        versus = _versus_percentage
+        playoff = False
+    else:
+        totals = {
+            p: int(t * 100)
+            for p, t in zip(in_section["player_text"], in_section["total"], strict=True)
+        }
+
+        def detail(name: str) -> dict[str, Any]:
+            own = own_rows(name)
+            return with_parts(_player_detail(name, own, section_rows, totals, results, fractional))
+
+        versus = _versus
+        playoff = bool(me["playoff"])
 
     explained = detail(str(player))
     explained.update(
+        method=rules.method,
         section=me["section"],
         place=int(me["place"]),
         players=len(in_section),
-        playoff=bool(me["playoff"]),
+        playoff=playoff,
     )
-    neighbours: dict[str, Any] = {}
     if at > 0:
         other = in_section.iloc[at - 1]
-        neighbours["above"] = _versus(
-            detail(str(other["player_text"])), explained, str(me["decided_by"]), other
+        explained["above"] = versus(
+            detail(str(other["player_text"])), explained, str(me.get("decided_by", "")), other
         )
     if at + 1 < len(in_section):
         other = in_section.iloc[at + 1]
-        neighbours["below"] = _versus(
-            explained, detail(str(other["player_text"])), str(other["decided_by"]), other
+        explained["below"] = versus(
+            explained, detail(str(other["player_text"])), str(other.get("decided_by", "")), other
         )
-    explained.update(neighbours)
     return explained
 
 
-def _player_detail(
-    name: str,
-    own: pd.DataFrame,
-    section_rows: pd.DataFrame,
-    totals: dict[str, int],
-    results: Results,
-    fractional_mp: bool = False,
-) -> dict[str, Any]:
+def _deal_entries(own: pd.DataFrame, results: Results, fractional_mp: bool) -> list[dict[str, Any]]:
+    """One player's deals as an auditor reads them."""
     score_unit = Fraction(1, 10**results.score_scale)
     second_unit = Fraction(1, 10**results.seconds_scale)
     deals = []
@@ -149,7 +170,7 @@ def _player_detail(
                 if results.has_seconds
                 else None,
                 "n": None if left_out else int(r["n"]),
-                # In hundredths when factoring makes it fractional (Neuberg).
+                # In hundredths when factoring or weighted scores make it fractional.
                 "mp": None
                 if left_out
                 else (_cents(int(r["mp"])) if fractional_mp else int(r["mp"])),
@@ -160,6 +181,64 @@ def _player_detail(
                 "adjustment": r["adjustment"],
             }
         )
+    return deals
+
+
+def _percentage_detail(
+    name: str, own: pd.DataFrame, results: Results, fractional_mp: bool
+) -> dict[str, Any]:
+    """A player's session percentage: the exact mean of their MP% over the deals they
+    have a result on (assigned included, void not)."""
+    deals = _deal_entries(own, results, fractional_mp)
+    for deal in deals:
+        del deal["deal_rank"], deal["rank_points"]
+    counted = own[own["pct_den"] > 0]
+    fractions = [
+        Fraction(int(n), int(d))
+        for n, d in zip(counted["pct_num"], counted["pct_den"], strict=True)
+    ]
+    exact = 100 * sum(fractions, Fraction(0)) / len(fractions) if fractions else Fraction(0)
+    compared = own[own["n"] >= 0]
+    mp = int(compared["mp"].sum())
+    return {
+        "player": name,
+        "deals": deals,
+        "percentage": {"value": _cents(exact * 100), "exact": _fraction_text(exact)},
+        "mp": _cents(mp) if fractional_mp else mp,
+        "top": int(compared["top"].sum()),
+        "deals_counted": len(fractions),
+    }
+
+
+def _versus_percentage(
+    ahead: dict[str, Any], behind: dict[str, Any], criterion: str, other: pd.Series
+) -> dict[str, Any]:
+    """Who is ahead of whom by percentage, and by how much; equal ones share the place."""
+    a, b = (Fraction(x["percentage"]["exact"]) for x in (ahead, behind))
+    return {
+        "player": str(other["player"]),
+        "place": int(other["place"]),
+        "percentage": other["percentage"],
+        "ahead": ahead["player"],
+        "criterion": "percentage" if a != b else "shared",
+        "ahead_value": ahead["percentage"]["value"],
+        "behind_value": behind["percentage"]["value"],
+        "by": _cents((a - b) * 100),
+        "by_exact": _fraction_text(a - b),
+    }
+
+
+def _player_detail(
+    name: str,
+    own: pd.DataFrame,
+    section_rows: pd.DataFrame,
+    totals: dict[str, int],
+    results: Results,
+    fractional_mp: bool = False,
+) -> dict[str, Any]:
+    score_unit = Fraction(1, 10**results.score_scale)
+    second_unit = Fraction(1, 10**results.seconds_scale)
+    deals = _deal_entries(own, results, fractional_mp)
     penalty = int(own["penalty"].sum())
     detail: dict[str, Any] = {
         "player": name,
@@ -208,6 +287,36 @@ def _player_detail(
             "dropped": [times[-1], times[0]] if len(times) >= 3 else [],
         }
     return detail
+
+
+def _add_weighted_parts(
+    detail: dict[str, Any],
+    section_rows: pd.DataFrame,
+    adjustments: Adjustments,
+    rules: Rules,
+    score_unit: Fraction,
+) -> None:
+    """Each part of a weighted score, with its matchpoints against the results as played."""
+    frame = adjustments.frame
+    parts = frame[(frame["kind"] == "weighted") & (frame["player"] == detail["player"])]
+    for deal in detail["deals"]:
+        mine = parts[(parts["round"] == deal["round"]) & (parts["deal"] == str(deal["deal"]))]
+        if mine.empty:
+            continue
+        same = (
+            (section_rows["deal"].astype(str) == str(deal["deal"]))
+            & (section_rows["seat"] == deal["seat"])
+            & (section_rows["player_text"] != detail["player"])
+            & (section_rows["n"] >= 0)
+        )
+        if rules.deal_scope == "round":
+            same &= section_rows["round"] == deal["round"]
+        others = [Fraction(int(u)) * score_unit for u in section_rows.loc[same, "score_units"]]
+        deal["parts"] = []
+        for value, weight in zip(mine["value"], mine["weight"], strict=True):
+            score = Fraction(Decimal(value))
+            mp = sum(2 if score > other else int(score == other) for other in others)
+            deal["parts"].append({"score": score, "weight": int(weight), "mp": mp})
 
 
 def _versus(

@@ -81,7 +81,7 @@ METHODS: dict[Method, ScoringMethod] = {
         score=matchpoint_batches,
         standings=_percentage_standings,
         takes_adjustments=True,
-        explained=False,
+        explained=True,
         distributed=False,
     ),
     "standard-points": ScoringMethod(

@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-from duplicate.errors import InvalidData, OutOfRange
+from duplicate.errors import InvalidData, OutOfRange, Problem
 from duplicate.model.adjustments import (
     AVERAGE_CENTI,
     Adjustments,
@@ -36,7 +36,7 @@ from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
 from duplicate.model.validation import structural_problems
 from duplicate.rules import Rules
-from duplicate.scoring.kernel import Cells, cells, weighted_ranks
+from duplicate.scoring.kernel import cells, weighted_ranks
 from duplicate.scoring.score_table import (
     MATCHPOINT_NUMBERS,
     ScoreBatches,
@@ -44,6 +44,7 @@ from duplicate.scoring.score_table import (
     identifier_arrays,
     score_table,
 )
+from duplicate.scoring.weighted import weighted_scores
 
 # Group and score codes share one int64 key while their sizes multiply below this.
 KEY_LIMIT = 1 << 62
@@ -150,10 +151,43 @@ def score_items(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> ScoredItems:
     """Matchpoints, MP%, deal ranks and rank points of every result, held per item."""
-    adjusted = match_adjustments(results, adjustments) if adjustments is not None else None
-    if adjusted is not None and adjusted.average.any():
+    if adjustments is None:
+        return _score_items(results, rules, None)
+    adjusted = match_adjustments(results, adjustments)
+    if len(adjusted.part_row):
+        _refuse_shared_weighted_groups(results, rules, adjusted.part_row, adjustments.source)
+    if adjusted.average.any():
         adjusted = with_averages(results, rules, adjusted)
     return _score_items(results, rules, adjusted)
+
+
+def _refuse_shared_weighted_groups(
+    results: Results, rules: Rules, part_row: IntArray, source: str
+) -> None:
+    """Two weighted results in one comparison group would each be compared with parts
+    of the other: refused, as SCORING.md compares a weighted result with results as
+    played."""
+    rows = np.unique(part_row)
+    group, _ = combine([results.key(*deal_keys(rules)), results.codes("seat")])
+    codes = np.asarray(group[rows], dtype=np.int64)
+    shared, counts = np.unique(codes, return_counts=True)
+    clash = rows[np.isin(codes, shared[counts > 1])]
+    if len(clash):
+        frame = results.frame.iloc[clash[:4]]
+        where = ", ".join(
+            f"player {p!s} on round {r}, deal {d!s}"
+            for p, r, d in zip(frame["player"], frame["round"], frame["deal"], strict=True)
+        )
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"two weighted scores in one comparison group ({where})",
+                    column="kind",
+                    hint="weight one of them, and assign the other an mp_pct",
+                )
+            ]
+        )
 
 
 def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> RowAdjustments:
@@ -198,15 +232,18 @@ def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None
     flat, n_groups, n_values = combine_values(
         (group, n_groups), frame["score_units"].to_numpy(), max(n_rows, 1) // n_groups
     )
+    weighted_rows = np.zeros(0, dtype=np.int64) if adjusted is None else adjusted.part_row
+    part_group = np.asarray(group[weighted_rows], dtype=np.int64)
     del group
 
     # Matchpoints, per distinct (comparison group, score) cell of the compared rows:
-    # every row unless adjustments assign an MP% to some or void them.
+    # every row unless adjustments assign an MP% to some, weight or void them.
     compared: IntArray | None = None
     assigned = np.zeros(0, dtype=np.int64)
     if adjusted is not None:
         assigned = np.flatnonzero(adjusted.assigned_centi >= 0)
         left_out = adjusted.void | (adjusted.assigned_centi >= 0)
+        left_out[weighted_rows] = True
         compared = np.flatnonzero(~left_out) if left_out.any() else None
 
     def of_compared(values: IntArray) -> IntArray:
@@ -215,69 +252,131 @@ def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None
     mp_cells = cells(of_compared(flat), n_groups, n_values)
     del flat  # as long as the results: let it go before the outputs come
     n_cells = len(mp_cells.equal)
-    cell_mp = 2 * mp_cells.below + mp_cells.equal - 1
-    cell_top = 2 * (mp_cells.size - 1)
-    # A group of one has nothing to compare with: it counts as average (MP% 50).
-    cell_key = np.where(cell_top > 0, cell_mp / np.maximum(cell_top, 1), 0.5)
-    centi = np.where(cell_top > 0, div_half_up(cell_mp * 10000, np.maximum(cell_top, 1)), 5000)
-    mp_scale = 0
-    # MP% exactly: mp / top, or 1/2 for a group of one.
-    pct_num = np.where(cell_top > 0, cell_mp, 1)
-    pct_den = np.where(cell_top > 0, cell_top, 2)
-    if rules.factoring == "neuberg":
-        session = results.key(*session_keys(rules))
-        factored = neuberg(mp_cells, cell_mp, of_compared(combine([session, (seat, n_seats)])[0]))
-        cell_mp, cell_top, cell_key, centi, pct_num, pct_den = factored
-        mp_scale = 2
-
-    # Deal ranks, highest MP% first, over rank items: the cells (counted once for each
-    # ranked row in them) and each assigned MP% (key centi / 10000). Both keys are exact
-    # (see exact.py). Robots are matchpointed but take no deal rank; nor does a void.
+    # Robots are matchpointed but take no deal rank; nor does a void.
     unranked = is_robot(frame["player"])
     if adjusted is not None:
         unranked = unranked | adjusted.void
     everyone_ranked = not unranked.any()
-    cell_weight = (
+    # The rank items so far: the cells (counted once for each ranked row in them).
+    item_mp = 2 * mp_cells.below + mp_cells.equal - 1
+    item_size = mp_cells.size
+    item_deal = (
+        mp_cells.group // n_seats if deal_of_group is None else deal_of_group[mp_cells.group]
+    )
+    item_weight = (
         mp_cells.equal
         if everyone_ranked
         else np.bincount(mp_cells.row_cell[~of_compared(unranked)], minlength=n_cells)
     )
+    unit = 1
+    weighted = np.zeros(0, dtype=np.int64)
+    if adjusted is not None and len(weighted_rows):
+        # Weighted results: items of their own, after the cells; MP in hundredths.
+        cell_units = np.zeros(n_cells, dtype=np.int64)
+        cell_units[mp_cells.row_cell] = of_compared(frame["score_units"].to_numpy())
+        parts = weighted_scores(
+            mp_cells,
+            item_mp,
+            cell_units,
+            weighted_rows,
+            part_group,
+            adjusted.part_units,
+            adjusted.part_weight,
+        )
+        weighted, unit = parts.rows, 100
+        item_mp = np.concatenate([parts.cell_mp, parts.mp])
+        item_size = np.concatenate([parts.cell_size, parts.size])
+        item_deal = np.concatenate([item_deal, deal[weighted]])
+        item_weight = np.concatenate([item_weight, (~unranked[weighted]).astype(np.int64)])
+    if rules.factoring == "neuberg":
+        session = combine([results.key(*session_keys(rules)), (seat, n_seats)])[0]
+        session_seat = np.zeros(len(item_mp), dtype=np.int64)
+        session_seat[mp_cells.row_cell] = of_compared(session)
+        session_seat[n_cells:] = session[weighted]
+        numbers = neuberg(item_mp, item_size, unit, session_seat)
+    else:
+        numbers = matchpoint_fractions(item_mp, item_size, unit)
+
+    # Deal ranks, highest MP% first, over the items and each assigned MP% (key
+    # centi / 10000). Both keys are exact (see exact.py).
     assigned_centi = np.zeros(0, dtype=np.int64) if adjusted is None else adjusted.assigned_centi
-    cell_deal = (
-        mp_cells.group // n_seats if deal_of_group is None else deal_of_group[mp_cells.group]
-    )
     item_rank = weighted_ranks(
-        np.concatenate([cell_deal, deal[assigned]]),
-        np.concatenate([cell_key, assigned_centi[assigned] / 10000]),
-        np.concatenate([cell_weight, np.ones(len(assigned), dtype=np.int64)]),
+        np.concatenate([item_deal, deal[assigned]]),
+        np.concatenate([numbers.key, assigned_centi[assigned] / 10000]),
+        np.concatenate([item_weight, np.ones(len(assigned), dtype=np.int64)]),
         dense=rules.tie_ranking == "dense",
     )
 
-    # Each row's item: its cell when compared; its own item when assigned; else the
-    # one item of the voids.
+    # Each row's item: its cell when compared; its own item when weighted or
+    # assigned; else the one item of the voids.
+    n_items = len(item_mp)
     if compared is None and not len(assigned):
         row_item = mp_cells.row_cell
     else:
-        row_item = np.full(n_rows, n_cells + len(assigned), dtype=np.int64)
+        row_item = np.full(n_rows, n_items + len(assigned), dtype=np.int64)
         row_item[slice(None) if compared is None else compared] = mp_cells.row_cell
-        row_item[assigned] = n_cells + np.arange(len(assigned))
+        row_item[weighted] = n_cells + np.arange(len(weighted))
+        row_item[assigned] = n_items + np.arange(len(assigned))
     left = np.full(len(assigned) + 1, -1, dtype=np.int64)
     rank = np.concatenate([item_rank, [0]])
     return ScoredItems(
         row_item=row_item,
-        n=np.concatenate([mp_cells.size, left]),
-        mp=np.concatenate([cell_mp, left]),
-        top=np.concatenate([cell_top, left]),
-        mp_pct_centi=np.concatenate([centi, assigned_centi[assigned], [-1]]),
+        n=np.concatenate([item_size, left]),
+        mp=np.concatenate([numbers.mp, left]),
+        top=np.concatenate([numbers.top, left]),
+        mp_pct_centi=np.concatenate([numbers.centi, assigned_centi[assigned], [-1]]),
         deal_rank=rank,
         points=np.where(rank > 0, rank_points_cents(np.maximum(rank, 1), rules), 0),
         unranked=None if everyone_ranked else unranked,
         penalty_cents=None if adjusted is None else adjusted.penalty_cents,
         note=None if adjusted is None else adjusted.note,
-        mp_scale=mp_scale,
-        pct_num=np.concatenate([pct_num, assigned_centi[assigned], [0]]),
-        pct_den=np.concatenate([pct_den, np.full(len(assigned), 10000, dtype=np.int64), [0]]),
+        mp_scale=numbers.mp_scale,
+        pct_num=np.concatenate([numbers.pct_num, assigned_centi[assigned], [0]]),
+        pct_den=np.concatenate(
+            [numbers.pct_den, np.full(len(assigned), 10000, dtype=np.int64), [0]]
+        ),
     )
+
+
+@dataclass(frozen=True)
+class MatchpointFractions:
+    """Per rank item: MP as shown (in 10**-mp_scale), top, the exact rank key MP/top,
+    MP% in hundredths (half up), and MP% exactly as pct_num / pct_den."""
+
+    mp: IntArray
+    top: IntArray
+    key: FloatArray
+    centi: IntArray
+    pct_num: IntArray
+    pct_den: IntArray
+    mp_scale: int
+
+
+def matchpoint_fractions(mp: IntArray, size: IntArray, unit: int) -> MatchpointFractions:
+    """MP% of items whose MP is counted in 1/unit (1, or 100 with weighted scores) in a
+    group of `size` results. A group of one has nothing to compare with: MP% 50."""
+    top = 2 * (size - 1)
+    den = unit * np.maximum(top, 1)
+    if unit > 1:
+        _check_denominators(den)
+    compared = top > 0
+    return MatchpointFractions(
+        mp=mp,
+        top=top,
+        key=np.where(compared, mp / den, 0.5),
+        centi=np.where(compared, div_half_up(mp * 10000, den), 5000),
+        pct_num=np.where(compared, mp, 1),
+        pct_den=np.where(compared, den, 2),
+        mp_scale=0 if unit == 1 else 2,
+    )
+
+
+def _check_denominators(den: IntArray) -> None:
+    if len(den) and int(den.max()) >= EXACT_DENOMINATOR_LIMIT:
+        raise OutOfRange(
+            "factored or weighted matchpoints rank exactly for deals played up to 5,000 "
+            "times (with weighted scores and factoring both, 400); this event's are larger"
+        )
 
 
 def every_group_single(results: Results, rules: Rules) -> bool:
@@ -299,35 +398,31 @@ def session_keys(rules: Rules) -> list[str]:
     return ["section", "round"] if rules.deal_scope == "round" else ["section"]
 
 
-def neuberg(
-    mp_cells: Cells, cell_mp: IntArray, row_session_seat: IntArray
-) -> tuple[IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray]:
-    """Neuberg's factoring (SCORING.md section 9): a group of n results of a deal
-    normally played N times (the largest group of its session and seat) scores
-    MP' = (MP + 1) x N / n - 1 against a top of 2(N - 1).
+def neuberg(mp: IntArray, size: IntArray, unit: int, session_seat: IntArray) -> MatchpointFractions:
+    """Neuberg's factoring (SCORING.md section 9): an item of a group of n results (MP
+    counted in 1/unit) of a deal normally played N times (the largest group of its
+    session and seat) scores MP' = (MP + 1) x N / n - 1 against a top of 2(N - 1).
 
-    Returns MP' in hundredths (half up), the top, the exact rank key MP'/top, MP% in
-    hundredths (half up), and MP% exactly as a numerator and a denominator.
+    MP' is shown in hundredths (half up); MP% and the rank key are exact.
     """
-    n = mp_cells.size
-    cell_session_seat = np.zeros(len(n), dtype=np.int64)
-    cell_session_seat[mp_cells.row_cell] = row_session_seat
-    normal = np.zeros(int(cell_session_seat.max(initial=0)) + 1, dtype=np.int64)
-    np.maximum.at(normal, cell_session_seat, n)
-    big_n = normal[cell_session_seat]
-    # MP' = num / n exactly; MP% = num / (n x top).
-    num = (cell_mp + 1) * big_n - n
+    normal = np.zeros(int(session_seat.max(initial=0)) + 1, dtype=np.int64)
+    np.maximum.at(normal, session_seat, size)
+    big_n = normal[session_seat]
+    # MP' = num / (n x unit) exactly; MP% = num / (n x unit x top).
+    num = (mp + unit) * big_n - size * unit
     top = 2 * (big_n - 1)
-    den = n * np.maximum(top, 1)
-    if len(den) and int(den.max()) >= EXACT_DENOMINATOR_LIMIT:
-        raise OutOfRange(
-            "Neuberg factoring ranks exactly for deals normally played up to 5,000 times; "
-            "this event's are larger"
-        )
-    mp_centi = div_half_up(num * 100, n)
-    key = np.where(top > 0, num / den, 0.5)
-    centi = np.where(top > 0, div_half_up(num * 10000, den), 5000)
-    return mp_centi, top, key, centi, np.where(top > 0, num, 1), np.where(top > 0, den, 2)
+    den = size * unit * np.maximum(top, 1)
+    _check_denominators(den)
+    compared = top > 0
+    return MatchpointFractions(
+        mp=div_half_up(num * 100, size * unit),
+        top=top,
+        key=np.where(compared, num / den, 0.5),
+        centi=np.where(compared, div_half_up(num * 10000, den), 5000),
+        pct_num=np.where(compared, num, 1),
+        pct_den=np.where(compared, den, 2),
+        mp_scale=2,
+    )
 
 
 def score_rows(
@@ -342,8 +437,15 @@ def score_rows(
     without a deal rank (robots, void) have deal_rank 0 and no points. `names` chooses
     the numbers added (all of ROW_NUMBERS unless fewer are needed).
     """
+    return rows_with_numbers(results, score_items(results, rules, adjustments), names)
+
+
+def rows_with_numbers(
+    results: Results, items: ScoredItems, names: tuple[str, ...] = ROW_NUMBERS
+) -> pd.DataFrame:
+    """The typed results plus the numbers `names` of their items, in input order."""
     frame = results.frame
-    added = score_items(results, rules, adjustments).columns(slice(None), names)
+    added = items.columns(slice(None), names)
     # Built without copying: at millions of rows every copy is a second's work.
     return pd.DataFrame({**{c: frame[c] for c in frame.columns}, **added}, copy=False)
 

@@ -19,6 +19,7 @@ The library is what the `duplicate` command calls; each command has its function
 | elimination | `eliminate(read_hand_log(path), rules.stage)` (`.standings`, `.ledger`) |
 | final       | `final_standings(read_hand_log(path), hands, carried, base, registered)` |
 | rules       | `Rules`, `load_rules(path)`, `Rules.to_toml()`, `StageRules` |
+| import      | `read_session(path, winners="auto")` (PBN or USEBIO: table and a note) |
 | -o, --manifest | `write_table(table, path, rules, kind)`, `write_manifest(...)` |
 
 Names are loaded on first use, so `duplicate --help` does not pay for pandas.
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     )
     from duplicate.games.leaderboard import leaderboard, load_scheme
     from duplicate.games.scores import scored_raw
+    from duplicate.imports import read_session
     from duplicate.io.manifest import input_record, write_manifest
     from duplicate.io.publish import Written, write_table
     from duplicate.io.read import (
@@ -89,6 +91,7 @@ _EXPORTS = {
     "load_scheme": ("duplicate.games.leaderboard", "load_scheme"),
     "read_results": ("duplicate.io.read", "read_results"),
     "read_hand_log": ("duplicate.io.read", "read_hand_log"),
+    "read_session": ("duplicate.imports", "read_session"),
     "eliminate": ("duplicate.stages.elimination", "eliminate"),
     "Stage": ("duplicate.stages.elimination", "Stage"),
     "final_standings": ("duplicate.stages.final", "final_standings"),
@@ -138,6 +141,7 @@ __all__ = [
     "read_hand_log",
     "read_published",
     "read_results",
+    "read_session",
     "read_table",
     "score",
     "score_batches",

@@ -24,13 +24,16 @@ class Problem:
     hint: str = ""
     # How many cells it stands for: more than 1 when it sums up the rest of a column.
     count: int = 1
+    # What `rows` count: rows of a table, or lines of a text file (PBN, XML).
+    position: str = "row"
 
     def __str__(self) -> str:
         where = [self.source]
         if self.rows:
             shown = ", ".join(str(r) for r in self.rows[:10])
             more = f" (+{len(self.rows) - 10} more)" if len(self.rows) > 10 else ""
-            where.append(f"row{'s' if len(self.rows) > 1 else ''} {shown}{more}")
+            plural = "s" if len(self.rows) > 1 else ""
+            where.append(f"{self.position}{plural} {shown}{more}")
         if self.column is not None:
             where.append(f"column '{self.column}'")
         text = ", ".join(where) + ": " + self.message

@@ -29,3 +29,7 @@ MAX_TABLE_SIZE = 8
 
 # Problems listed one by one; the rest are counted by kind.
 MAX_LISTED = 50
+
+# A bridge session file to import (PBN, USEBIO): a club's session is kilobytes, a
+# congress a few megabytes.
+MAX_IMPORT_BYTES = 64 * 1024 * 1024

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from duplicate import __version__
+from duplicate.cli import bridge_import as import_command
 from duplicate.cli import explain as explain_command
 from duplicate.cli import game_score as game_score_command
 from duplicate.cli import leaderboard as leaderboard_command
@@ -76,5 +77,6 @@ for module in (
     validate_command,
     verify_command,
     rules_command,
+    import_command,
 ):
     module.register(app)

@@ -1,0 +1,80 @@
+"""Importers for what bridge scoring programs export: PBN files with a results table,
+and USEBIO XML. Each maps a session to the toolkit's results table (board -> deal,
+NS/EW -> seat, pair -> player); `session.py` holds that mapping.
+
+    >>> import duplicate.imports
+    >>> table, note = duplicate.imports.read_session("session.pbn")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from duplicate.errors import InvalidData, Problem
+from duplicate.imports.session import Winners, results_table
+from duplicate.limits import MAX_IMPORT_BYTES
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+SessionFormat = Literal["pbn", "usebio"]
+
+
+def session_format(path: str | Path, data: bytes) -> SessionFormat:
+    """PBN or USEBIO: by the file's suffix, else by its first bytes."""
+    suffix = Path(str(path)).suffix.casefold()
+    if suffix == ".pbn":
+        return "pbn"
+    if suffix == ".xml" or data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return "usebio"
+    return "pbn"
+
+
+def read_session(
+    path: str | Path,
+    fmt: SessionFormat | None = None,
+    round_number: int = 1,
+    winners: Winners = "auto",
+) -> tuple[pd.DataFrame, str]:
+    """A PBN or USEBIO session as a results table (section, round, deal, seat, player,
+    score), and a note on how winners were chosen. `-` reads standard input."""
+    from duplicate.io.source import resolve
+
+    source = resolve(path)
+    data = source.read_bytes()
+    return session_table(data, source.name, fmt, round_number, winners)
+
+
+def session_table(
+    data: bytes,
+    source: str,
+    fmt: SessionFormat | None = None,
+    round_number: int = 1,
+    winners: Winners = "auto",
+) -> tuple[pd.DataFrame, str]:
+    """read_session on the bytes of a file already read."""
+    from duplicate.imports.pbn import read_pbn
+    from duplicate.imports.usebio import read_usebio
+
+    if len(data) > MAX_IMPORT_BYTES:
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"is {len(data):,} bytes; a session file is read up to {MAX_IMPORT_BYTES:,}",
+                    hint="split the event into sessions",
+                )
+            ]
+        )
+    fmt = fmt or session_format(source, data)
+    lines = read_usebio(data, source) if fmt == "usebio" else read_pbn(_pbn_text(data), source)
+    return results_table(lines, source, round_number, winners)
+
+
+def _pbn_text(data: bytes) -> str:
+    """PBN is ISO-8859-1 by its standard; UTF-8 (with or without a BOM) is read too."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")

@@ -171,8 +171,14 @@ def _read_parquet(source: Source) -> pa.Table:
 
 
 def _to_pandas(table: pa.Table) -> pd.DataFrame:
-    # Arrow buffers are released as they convert: the file is not held twice.
-    return table.to_pandas(self_destruct=True, split_blocks=True)
+    """Arrow buffers are released as they convert: the file is not held twice. Text
+    stays Arrow's own (ArrowDtype: 32-bit offsets where pandas' text takes 64), and each
+    column is parsed into its type, then dropped (results.parse_results)."""
+    return table.to_pandas(self_destruct=True, split_blocks=True, types_mapper=_arrow_text)
+
+
+def _arrow_text(data_type: pa.DataType) -> pd.ArrowDtype | None:
+    return pd.ArrowDtype(data_type) if pa.types.is_string(data_type) else None
 
 
 def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
@@ -262,8 +268,8 @@ def _read_csv(data: bytes, source: str, encoding: str | None) -> pd.DataFrame:
     # Every column as text: identifiers such as "007" keep their spelling, and bad
     # numbers are reported by row instead of turning a whole column into text.
     convert = pacsv.ConvertOptions(
-        # large_string: what pandas holds text in, so that to_pandas copies nothing.
-        column_types={name: pa.large_string() for name in header},
+        # Arrow's string (32-bit offsets), kept as it is by _to_pandas.
+        column_types={name: pa.string() for name in header},
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
@@ -284,5 +290,4 @@ def _read_csv(data: bytes, source: str, encoding: str | None) -> pd.DataFrame:
                 )
             ]
         ) from None
-    # Arrow buffers are released as they convert: the file is not held twice.
-    return table.to_pandas(self_destruct=True, split_blocks=True)
+    return _to_pandas(table)

@@ -274,7 +274,8 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) 
     )
     out = run("standings", str(path))[1]
     players = [line.split(",")[2] for line in out.splitlines()[1:]]
-    assert players == ['"\'-cmd"', '"-5"', '"\'=HYPERLINK(""x"")"', '"\'@SUM(A1)"']
+    # Quoted only where a value needs it (the quotes of the formula).
+    assert players == ["'-cmd", "-5", '"\'=HYPERLINK(""x"")"', "'@SUM(A1)"]
     document = json.loads(run("standings", str(path), "--format", "json")[1])
     assert [r["player"] for r in document["standings"]][2] == '=HYPERLINK("x")'
 

@@ -78,6 +78,7 @@ def read_table(path: str | Path, encoding: str | None) -> tuple[pd.DataFrame, in
 
 class OutputFormat(StrEnum):
     csv = "csv"
+    excel = "excel"
     parquet = "parquet"
     json = "json"
     table = "table"
@@ -113,7 +114,10 @@ OutputOpt = Annotated[
 FormatOpt = Annotated[
     OutputFormat | None,
     typer.Option(
-        "--format", "-f", help="csv, parquet, json, or table (for a person). Default: from -o."
+        "--format",
+        "-f",
+        help="csv, excel (CSV with a BOM and CRLF, as Excel opens it), parquet, json, or "
+        "table (for a person). Default: from -o.",
     ),
 ]
 EncodingOpt = Annotated[
@@ -186,7 +190,28 @@ def read_inputs(
     from duplicate.io.read import read_adjustments, read_results
 
     data = read_results(results, encoding, deal_scope, max_rows=max_rows())
+    note_blank_rows(data)
     return data, read_adjustments(adjustments, encoding, max_rows()) if adjustments else None
+
+
+def note_blank_rows(data: Results) -> None:
+    """Say on stderr which rows were left out for being blank (a spreadsheet's habit),
+    and which columns are not used (a misspelled header reads as no column at all)."""
+    from duplicate.model.columns import closest_column, every_alias
+
+    for header in data.unused_columns:
+        guess = closest_column(header, every_alias())
+        hint = f"did you mean {guess!r}?" if guess else "a note column may be named 备注"
+        stderr.print(f"warning: {data.source}: column {header!r} is not used; {hint}")
+    if not data.blank_rows:
+        return
+    plural = "s" if data.blank_rows != 1 else ""
+    shown = ", ".join(str(r) for r in data.blank_row_numbers)
+    more = ", ..." if data.blank_rows > len(data.blank_row_numbers) else ""
+    stderr.print(
+        f"note: {data.source}: {data.blank_rows} blank row{plural} left out "
+        f"(row{plural} {shown}{more})"
+    )
 
 
 @contextmanager

@@ -10,16 +10,24 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from duplicate.errors import Problem
 from duplicate.games.big2 import big2_scores
 from duplicate.games.raw import RawColumns
 from duplicate.games.tables import differs_within, table_deals
 from duplicate.model.codes import sum_by
-from duplicate.model.columns import header_map
+from duplicate.model.columns import (
+    RAW_ALIASES,
+    closest_column,
+    every_alias,
+    header_map,
+    unused_columns,
+)
 from duplicate.model.exact import IntArray
 from duplicate.model.results import Results
 from duplicate.rules import Rules
 
 GAMES = ("big2", "doudizhu", "paohuzi")
+BIG2, DOUDIZHU, PAOHUZI = (RAW_ALIASES[game] for game in GAMES)
 # Dou Dizhu (004_*.txt): the multiplier is capped at 48 for a farmer, 96 for the landlord.
 FARMER_CAP, LANDLORD_CAP = 48, 96
 
@@ -27,9 +35,9 @@ FARMER_CAP, LANDLORD_CAP = 48, 96
 def big2_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntArray:
     """Big Two: cards_left (0-13), open (明牌), doubled (加倍); one winner per table-deal."""
     cols = RawColumns(raw, results)
-    cards = cols.integers(("cards_left", "剩余牌数", "剩牌"), 0, 13)
-    opened = cols.flags(("open", "明牌"))
-    doubled = cols.flags(("doubled", "加倍"))
+    cards = cols.integers(BIG2["cards_left"], 0, 13)
+    opened = cols.flags(BIG2["open"])
+    doubled = cols.flags(BIG2["doubled"])
     cols.check()
     codes, tables = table_deals(results)
     winners = sum_by(codes, cards == 0, tables)
@@ -51,14 +59,14 @@ def doudizhu_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntA
     """
     cols = RawColumns(raw, results)
     role = cols.choice(
-        ("role", "身份"),
+        DOUDIZHU["role"],
         {"landlord": "landlord", "地主": "landlord", "farmer": "farmer", "农民": "farmer"},
     )
-    bid = cols.integers(("bid", "叫分"), 1, 3)
-    bombs = cols.integers(("bombs", "炸弹"), 0, None)
-    rocket = cols.flags(("rocket", "火箭"))
-    spring = cols.flags(("spring", "春天"))
-    won = cols.flags(("won", "获胜", "胜"), required=True)
+    bid = cols.integers(DOUDIZHU["bid"], 1, 3)
+    bombs = cols.integers(DOUDIZHU["bombs"], 0, None)
+    rocket = cols.flags(DOUDIZHU["rocket"])
+    spring = cols.flags(DOUDIZHU["spring"])
+    won = cols.flags(DOUDIZHU["won"], required=True)
     cols.check()
     codes, tables = table_deals(results)
     landlord = role == "landlord"
@@ -100,11 +108,11 @@ def paohuzi_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntAr
     (x 2 at a table of three), a drawn hand (荒庄) gives everyone 0.
     """
     cols = RawColumns(raw, results)
-    winner = cols.flags(("winner", "胡牌", "赢家"), required=True)
+    winner = cols.flags(PAOHUZI["winner"], required=True)
     # Columns only winners fill: a file of drawn hands needs neither.
     someone_won = bool(winner.any())
-    huxi = cols.integers(("huxi", "胡息"), 0, None, where=winner, required=someone_won)
-    fan = cols.integers(("fan", "番数", "番"), 1, None, where=winner, required=someone_won)
+    huxi = cols.integers(PAOHUZI["huxi"], 0, None, where=winner, required=someone_won)
+    fan = cols.integers(PAOHUZI["fan"], 1, None, where=winner, required=someone_won)
     cols.check()
     codes, tables = table_deals(results)
     cols.group_problem(
@@ -137,6 +145,22 @@ def game_scores(
     return SCORERS[game](results, raw, rules or Rules())
 
 
+def unknown_raw_columns(raw: pd.DataFrame, game: str, source: str) -> list[Problem]:
+    """A column of a raw file that neither the results nor `game` read: a misspelled
+    optional column would silently count as absent (王炸 for 火箭: no rocket)."""
+    reads = [name for names in RAW_ALIASES[game].values() for name in names]
+    problems = []
+    for header in unused_columns(raw, tuple(reads)):
+        guess = closest_column(header, [*every_alias(), *reads])
+        hint = (
+            f"did you mean {guess!r}?"
+            if guess
+            else f"{game} reads {', '.join(RAW_ALIASES[game])}; a note column may be named 备注"
+        )
+        problems.append(Problem(source, f"unknown column {header!r}", column=header, hint=hint))
+    return problems
+
+
 def scored_raw(
     results: Results, raw: pd.DataFrame, game: str, rules: Rules | None = None
 ) -> pd.DataFrame:
@@ -146,7 +170,13 @@ def scored_raw(
     """
     from duplicate.errors import InvalidData, Problem
 
-    computed = game_scores(results, raw, game, rules)
+    unknown = unknown_raw_columns(raw, game, results.source)
+    try:
+        computed = game_scores(results, raw, game, rules)
+    except InvalidData as exc:
+        raise InvalidData(unknown + exc.problems) from None
+    if unknown:
+        raise InvalidData(unknown)
     names = header_map(raw)
     score_column = names.get("score", names.get("得分"))
     if score_column is not None:

@@ -24,7 +24,14 @@ import pyarrow as pa
 
 from duplicate import __version__
 from duplicate.errors import UsageError
-from duplicate.io.write import atomic_path, encode, format_for, refuse_overwriting, write_parquet
+from duplicate.io.write import (
+    TEXT_TABLES,
+    atomic_path,
+    encode,
+    format_for,
+    refuse_overwriting,
+    write_parquet,
+)
 from duplicate.rules import Rules
 from duplicate.scoring.score_table import ScoreBatches
 
@@ -102,14 +109,14 @@ def write_table(
     inputs = list(inputs)
     refuse_overwriting(path, inputs, "--output")
     chosen = format_for(path, fmt)
-    if chosen == "csv":
+    if chosen in TEXT_TABLES:
         refuse_overwriting(rules_sidecar(path), inputs, f"the rules written beside {path},")
     with contextlib.ExitStack() as together:
         # Both files are written in full before either is put in place, the sidecar
         # first: a failure on either leaves neither.
         temp = together.enter_context(atomic_path(path))
         written = []
-        if chosen == "csv":
+        if chosen in TEXT_TABLES:
             comments = "".join(
                 f"# {key}: {value}\n" for key, value in sorted((notes or {}).items())
             )

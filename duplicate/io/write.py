@@ -25,7 +25,10 @@ import pyarrow.parquet as pq
 from duplicate.errors import InputOutputError, UsageError
 from duplicate.io.parquet_footer import FileJoiner
 
-FORMATS = ("csv", "parquet", "json")
+# excel: CSV as Excel opens it on any system (UTF-8 with a BOM, so that Chinese names
+# are not garbled on Chinese Windows; CRLF line ends).
+FORMATS = ("csv", "excel", "parquet", "json")
+TEXT_TABLES = ("csv", "excel")
 IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
 # Integer identifiers that mostly rise row by row: delta encoding stores them in almost
 # nothing, at a third of the cost of a dictionary.
@@ -104,15 +107,37 @@ def csv_bytes(table: pa.Table) -> bytes:
         for column in table.columns
         if pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
     )
-    sink = io.BytesIO()
     # Our column names never need quotes; Arrow would quote them all.
-    sink.write((",".join(table.column_names) + "\n").encode("utf-8"))
-    pacsv.write_csv(
-        table,
-        sink,
-        pacsv.WriteOptions(include_header=False, quoting_style="needed" if quote else "none"),
-    )
+    header = (",".join(table.column_names) + "\n").encode("utf-8")
+    if quote:
+        return header + _quoted_where_needed(table)
+    sink = io.BytesIO()
+    sink.write(header)
+    pacsv.write_csv(table, sink, pacsv.WriteOptions(include_header=False, quoting_style="none"))
     return sink.getvalue()
+
+
+def _quoted_where_needed(table: pa.Table) -> bytes:
+    """The rows as CSV with quotes only on the values that hold a quote, a comma or a
+    line end (Arrow's writer would quote every text value, numbers held as text too)."""
+    fields = []
+    for column in table.columns:
+        text: Any = pc.cast(column, pa.large_string())
+        text = pc.fill_null(text, "")
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            needs: Any = pc.match_substring_regex(text, _NEEDS_QUOTES)
+            doubled = pc.replace_substring(text, '"', '""')
+            quote = pa.scalar('"', pa.large_string())
+            wrapped = pc.binary_join_element_wise(
+                quote, doubled, quote, pa.scalar("", pa.large_string())
+            )
+            text = pc.if_else(needs, wrapped, text)
+        fields.append(text)
+    lines: Any = pc.binary_join_element_wise(*fields, pa.scalar(",", pa.large_string()))
+    rows = lines.combine_chunks() if isinstance(lines, pa.ChunkedArray) else lines
+    whole = pa.LargeListArray.from_arrays(pa.array([0, len(rows)], pa.int64()), rows)
+    joined: Any = pc.binary_join(whole, pa.scalar("\n", pa.large_string()))
+    return (joined[0].as_py() + "\n").encode("utf-8") if len(rows) else b""
 
 
 def json_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
@@ -310,6 +335,8 @@ def encode(
     table = frame if isinstance(frame, pa.Table) else to_arrow(frame)
     if fmt == "csv":
         return csv_bytes(table)
+    if fmt == "excel":
+        return b"\xef\xbb\xbf" + csv_bytes(table).replace(b"\n", b"\r\n")
     if fmt == "parquet":
         return parquet_bytes(table, meta, threads)
     if fmt == "json":

@@ -28,6 +28,30 @@ ALIASES: dict[str, tuple[str, ...]] = {
 
 _LOOKUP = {alias.casefold(): name for name, aliases in ALIASES.items() for alias in aliases}
 
+# The raw outcome columns of each game (games/scores.py), by the spellings accepted.
+RAW_ALIASES: dict[str, dict[str, tuple[str, ...]]] = {
+    "big2": {
+        "cards_left": ("cards_left", "剩余牌数", "剩牌"),
+        "open": ("open", "明牌"),
+        "doubled": ("doubled", "加倍"),
+    },
+    "doudizhu": {
+        "role": ("role", "身份"),
+        "bid": ("bid", "叫分"),
+        "bombs": ("bombs", "炸弹"),
+        "rocket": ("rocket", "火箭"),
+        "spring": ("spring", "春天"),
+        "won": ("won", "获胜", "胜"),
+    },
+    "paohuzi": {
+        "winner": ("winner", "胡牌", "赢家"),
+        "huxi": ("huxi", "胡息"),
+        "fan": ("fan", "番数", "番"),
+    },
+}
+# What `score` adds to each result: a scored table read again is not misspelled.
+COMPUTED = ("n", "mp", "top", "mp_pct", "deal_rank", "rank_points", "adjustment", "sp")
+
 
 def compared(header: object) -> str:
     """A header cell as headers are compared: trimmed, no byte-order mark, case-folded."""
@@ -42,3 +66,42 @@ def canonical_name(header: str) -> str | None:
 def header_map(frame: pd.DataFrame) -> dict[str, Hashable]:
     """Each header as compared (see `compared`) -> the column's label in `frame`."""
     return {compared(label): label for label in frame.columns}
+
+
+# Columns a scorer keeps beside the data (remarks): read past without a word.
+NOTE_COLUMNS = ("note", "notes", "remark", "remarks", "comment", "comments", "备注", "備註", "说明")
+# Common names that are not ours, and the column they most likely mean: no spelling is
+# close to them, so the closest match cannot find it.
+SYNONYMS = {"王炸": "火箭", "双王": "火箭", "名次": "place", "姓名": "player", "分数": "score"}
+
+
+def is_note(header: object) -> bool:
+    return compared(header) in {n.casefold() for n in NOTE_COLUMNS}
+
+
+def closest_column(header: object, known: list[str]) -> str | None:
+    """The known column a header most likely means, or None."""
+    import difflib
+
+    text = compared(header)
+    if text in SYNONYMS and SYNONYMS[text] in known:
+        return SYNONYMS[text]
+    by_fold = {name.casefold(): name for name in known}
+    found = difflib.get_close_matches(text, list(by_fold), n=1, cutoff=0.6)
+    return by_fold[found[0]] if found else None
+
+
+def unused_columns(frame: pd.DataFrame, also: tuple[str, ...] = ()) -> list[str]:
+    """Headers of `frame` that name no column of the results (nor `also`), notes aside."""
+    raw = [a for game in RAW_ALIASES.values() for names in game.values() for a in names]
+    known = set(_LOOKUP) | {a.casefold() for a in (*also, *raw, *COMPUTED)}
+    return [
+        str(label)
+        for label in frame.columns
+        if compared(label) not in known and not is_note(label) and str(label).strip()
+    ]
+
+
+def every_alias() -> list[str]:
+    """Every header spelling of the results' columns."""
+    return [alias for aliases in ALIASES.values() for alias in aliases]

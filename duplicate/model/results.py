@@ -20,7 +20,13 @@ from duplicate.model.codes import (
     dense_codes,
     sorting_codes,
 )
-from duplicate.model.columns import KNOWN, RAW_REQUIRED, REQUIRED, canonical_name
+from duplicate.model.columns import (
+    KNOWN,
+    RAW_REQUIRED,
+    REQUIRED,
+    canonical_name,
+    unused_columns,
+)
 from duplicate.model.exact import CodeArray, IntArray
 from duplicate.model.numbers import (
     Units,
@@ -49,6 +55,12 @@ class Results:
     score_scale: int
     seconds_scale: int
     deal_scope: str = "round"
+    # Rows with every cell blank (a spreadsheet writes them after deleted rows): left
+    # out, and counted here with the numbers of the first few, for a note.
+    blank_rows: int = 0
+    blank_row_numbers: tuple[int, ...] = ()
+    # Headers that name no column (misspelled, or the scorer's own): a warning's matter.
+    unused_columns: tuple[str, ...] = ()
     # Not an init field: dataclasses.replace(results, frame=...) must start a fresh cache.
     _codes: dict[str, tuple[CodeArray, int]] = field(
         default_factory=dict, init=False, compare=False, repr=False
@@ -122,21 +134,27 @@ def parse_results(
     header is row 1, as a spreadsheet shows it).
     """
     columns = _map_columns(raw, source, REQUIRED if score_required else RAW_REQUIRED)
+    # Taken before the columns read are dropped (consume).
+    unused = tuple(unused_columns(raw))
     # Rows are matched by position; a caller's index (say, after a shuffle) must not
     # realign the columns.
     if not raw.index.equals(pd.RangeIndex(len(raw))):
         raw = raw.reset_index(drop=True)
     n = len(raw)
-    if n == 0:
-        raise InvalidData(
-            [Problem(source, "has no result rows", hint="add one row per player per deal")]
-        )
     rows = (
         # int32 while it holds them: half the memory of int64 at millions of rows.
         np.arange(first_row, first_row + n, dtype=np.int32 if first_row + n < 2**31 else np.int64)
         if row_numbers is None
         else np.asarray(row_numbers, dtype=np.int64)
     )
+    blank = blank_rows(raw)
+    skipped = rows[blank] if blank is not None else rows[:0]
+    if blank is not None:
+        raw, rows, n = raw[~blank].reset_index(drop=True), rows[~blank], int((~blank).sum())
+    if n == 0:
+        raise InvalidData(
+            [Problem(source, "has no result rows", hint="add one row per player per deal")]
+        )
     cells = _Cells(raw, columns, rows, source, consume)
     # Columns are collected, then made one frame without copies: at millions of rows,
     # each copy costs a noticeable fraction of a second.
@@ -166,10 +184,33 @@ def parse_results(
         score_scale=score.scale,
         seconds_scale=0 if seconds is None else seconds.scale,
         deal_scope=deal_scope,
+        blank_rows=len(skipped),
+        blank_row_numbers=tuple(int(r) for r in skipped[:10]),
+        unused_columns=unused,
     )
     if check_structure:
         check_results(results)
     return results
+
+
+def blank_rows(raw: pd.DataFrame) -> np.ndarray | None:
+    """Which rows have every cell empty or missing; None when none has (usually found
+    from the first column alone)."""
+    blank: np.ndarray | None = None
+    for label in raw.columns:
+        column = raw[label]
+        text = arrow_strings(column)
+        if text is not None:
+            # Empty, or spaces only: bitmaps, no copy of the text.
+            nothing: Any = pc.equal(text, pa.scalar("", text.type))
+            empty = pc.fill_null(pc.or_(nothing, pc.utf8_is_space(text)), True)
+            here = np.asarray(empty.to_numpy(zero_copy_only=False), dtype=bool)
+        else:
+            here = column.isna().to_numpy(dtype=bool)
+        blank = here if blank is None else blank & here
+        if not blank.any():
+            return None
+    return blank
 
 
 SCORE_HINT = "write the game score as a number such as 12 or -3.5"

@@ -1,0 +1,147 @@
+"""Data-entry checks: the typos scorers make that still leave a well-formed file.
+
+A mistyped score (48 for 480) leaves a zero-sum table not summing to zero; a misspelled
+name (郭滔 for 郭涛 on one deal) makes a player who plays one deal, and leaves the real
+one short of the deals of their table. `validate` reports these as warnings (errors
+with --strict); each names its rows and the likely fix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from duplicate.errors import Problem
+from duplicate.limits import MAX_LISTED
+from duplicate.model.codes import combine, dense_codes, sum_by
+from duplicate.model.results import Results
+from duplicate.model.robots import is_robot
+
+# Games whose scores sum to zero at every table and deal (SCORING.md section 6), and
+# the largest score one deal can give a player: Big Two, 13 cards (52 points) from each
+# of 3 others, each side shown and doubled (6 x 6); Dou Dizhu, the landlord's cap.
+ZERO_SUM_GAMES = ("big2", "doudizhu", "paohuzi")
+LARGEST_SCORE = {"big2": 3 * 52 * 36, "doudizhu": 96}
+
+
+def entry_problems(results: Results, game: str | None = None) -> list[Problem]:
+    """Every likely data-entry mistake in `results` (`game`: the zero-sum checks)."""
+    problems: list[Problem] = []
+    if game in ZERO_SUM_GAMES and results.has_table:
+        problems += _tables_not_zero(results)
+    if game in LARGEST_SCORE:
+        problems += _scores_beyond(results, game)
+    problems += _short_players(results)
+    return problems
+
+
+def _rows_of(results: Results, mask: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(r) for r in results.frame["row"].to_numpy()[mask])
+
+
+def _tables_not_zero(results: Results) -> list[Problem]:
+    frame = results.frame
+    table, n_tables = dense_codes(
+        combine([results.key("section", "round", "deal"), results.codes("table")])[0]
+    )
+    totals = sum_by(table, frame["score_units"].to_numpy(), n_tables)
+    unit = 10**results.score_scale
+    problems = []
+    for code in np.flatnonzero(totals != 0)[:MAX_LISTED]:
+        mine = table == code
+        first = frame[mine].iloc[0]
+        total = totals[code] / unit if unit > 1 else int(totals[code])
+        problems.append(
+            Problem(
+                results.source,
+                f"round {first['round']}, deal {first['deal']}, table {first['table']}: "
+                f"scores add up to {total}, not 0",
+                _rows_of(results, mine),
+                "score",
+                "a score was mistyped (a digit too many or too few, a sign lost): "
+                "correct it from the score sheet",
+            )
+        )
+    return problems
+
+
+def _scores_beyond(results: Results, game: str) -> list[Problem]:
+    units = results.frame["score_units"].to_numpy()
+    unit = 10**results.score_scale
+    largest = LARGEST_SCORE[game] * unit
+    beyond = (np.abs(units) > largest) | (units % unit != 0)
+    if not beyond.any():
+        return []
+    return [
+        Problem(
+            results.source,
+            f"{int(beyond.sum())} score(s) a {game} deal cannot give: whole numbers up to "
+            f"{LARGEST_SCORE[game]} either way",
+            _rows_of(results, beyond)[:MAX_LISTED],
+            "score",
+            "a mistyped score (an extra digit, a decimal point): correct it",
+        )
+    ]
+
+
+def _short_players(results: Results) -> list[Problem]:
+    """Players with fewer deals than the others at their table in a round, and players
+    seen on one deal only in an event of more: the marks of a misspelled name."""
+    frame = results.frame
+    human = ~is_robot(frame["player"])
+    player, n_players = results.dense_key("section", "player")
+    deals_of = np.bincount(player, minlength=n_players)
+    problems: list[Problem] = []
+    if deals_of.max(initial=0) > 1:
+        once = (deals_of == 1)[player] & human
+        for at in np.flatnonzero(once)[:MAX_LISTED]:
+            problems.append(
+                Problem(
+                    results.source,
+                    f"player {frame['player'].iloc[at]!s} plays one deal only "
+                    f"(others play up to {int(deals_of.max())})",
+                    (int(frame["row"].iloc[at]),),
+                    "player",
+                    "a misspelled name? compare it with the players at the same table",
+                )
+            )
+    if results.has_table:
+        # A player of one deal is reported above: not again as short of their table.
+        problems += _fewer_than_table(results, (player, n_players), human & (deals_of > 1)[player])
+    return problems
+
+
+def _fewer_than_table(
+    results: Results, players: tuple[np.ndarray, int], human: np.ndarray
+) -> list[Problem]:
+    frame = results.frame
+    table_round, n_table_rounds = dense_codes(
+        combine([results.key("section", "round"), results.codes("table")])[0]
+    )
+    # Deals each player played at their table in the round.
+    pair, n_pairs = dense_codes(combine([(table_round, n_table_rounds), players])[0])
+    played = np.bincount(pair, minlength=n_pairs)[pair]
+    most = np.zeros(n_table_rounds, dtype=np.int64)
+    np.maximum.at(most, table_round, played)
+    short = (played < most[table_round]) & human
+    if not short.any():
+        return []
+    shown = pd.DataFrame({"player": frame["player"], "pair": pair, "most": most[table_round]})[
+        short
+    ]
+    problems = []
+    for _, group in list(shown.groupby("pair", sort=True))[:MAX_LISTED]:
+        rows = frame.loc[group.index]
+        first = rows.iloc[0]
+        problems.append(
+            Problem(
+                results.source,
+                f"player {first['player']!s} plays {len(rows)} deal(s) at table "
+                f"{first['table']} in round {first['round']}, where the table plays "
+                f"{int(group['most'].iloc[0])}",
+                tuple(int(r) for r in rows["row"]),
+                "player",
+                "a deal under another name (misspelled)? give each deal its player",
+            )
+        )
+    return problems

@@ -1,0 +1,158 @@
+"""Spreadsheets as they arrive, and the data-entry mistakes `validate` catches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from duplicate.cli import app
+from tests.conftest import ROOT
+
+runner = CliRunner()
+EVENT = ROOT / "sample_data" / "big2_event.csv"
+
+
+def run(*args: object) -> tuple[int, str, str]:
+    result = runner.invoke(app, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def chinese_event(tmp_path: Path) -> tuple[pd.DataFrame, Path]:
+    """The sample event with Chinese names: P17 is 郭涛."""
+    event = pd.read_csv(EVENT, dtype=str)
+    event["player"] = event["player"].replace({"P17": "郭涛"})
+    return event, tmp_path / "event.csv"
+
+
+def test_a_clean_event_has_no_warnings(tmp_path: Path) -> None:
+    event, path = chinese_event(tmp_path)
+    event.to_csv(path, index=False)
+    code, _, err = run("validate", path, "--game", "big2", "--strict")
+    assert code == 0
+    assert "warning" not in err
+    assert "no problems" in err
+
+
+def test_a_mistyped_score_leaves_its_table_off_zero(tmp_path: Path) -> None:
+    event, path = chinese_event(tmp_path)
+    row = event.index[(event["player"] == "P42") & (event["deal"] == "1")][0]
+    event.loc[row, "score"] = event.loc[row, "score"] + "0"  # 74 typed as 740
+    event.to_csv(path, index=False)
+    code, _, err = run("validate", path, "--game", "big2")
+    assert code == 0
+    assert "round 1, deal 1, table 1: scores add up to 666, not 0" in err
+    assert "rows 2, 3, 4, 5, column 'score'" in err
+    assert "1 likely data-entry mistake" in err
+    # Without --game nothing says the game sums to zero.
+    assert "add up" not in run("validate", path)[2]
+    code, _, err = run("validate", path, "--game", "big2", "--strict")
+    assert code == 1
+    assert "error:" in err
+
+
+def test_a_misspelled_name_makes_a_player_of_one_deal(tmp_path: Path) -> None:
+    event, path = chinese_event(tmp_path)
+    row = event.index[(event["player"] == "郭涛") & (event["deal"] == "3")][0]
+    event.loc[row, "player"] = "郭滔"
+    event.to_csv(path, index=False)
+    code, _, err = run("validate", path)
+    assert code == 0
+    assert "player 郭滔 plays one deal only (others play up to 24)" in err
+    assert "player 郭涛 plays 7 deal(s) at table 1 in round 1, where the table plays 8" in err
+    assert "49 players" in err
+    assert run("validate", path, "--strict")[0] == 1
+
+
+def test_a_score_the_game_cannot_give(tmp_path: Path) -> None:
+    path = tmp_path / "ddz.csv"
+    path.write_text(
+        "round,deal,table,seat,player,score\n1,1,1,0,a,960\n1,1,1,1,b,-480\n1,1,1,2,c,-480\n"
+    )
+    code, _, err = run("validate", path, "--game", "doudizhu")
+    assert code == 0
+    assert "score(s) a doudizhu deal cannot give: whole numbers up to 96" in err
+
+
+def test_blank_rows_are_left_out_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "excel.csv"
+    path.write_text(
+        "round,deal,table,seat,player,score\n1,1,1,0,a,10\n,,,,,\n1,1,1,1,b,-10\n"
+        " , ,,,,\n1,2,1,0,a,x\n1,2,1,1,b,-5\n"
+    )
+    code, _, err = run("score", path)
+    # The row numbers stay the file's: the bad score is on row 6.
+    assert code == 1
+    assert "row 6, column 'score': 'x' is not a number" in err
+    path.write_text(path.read_text().replace(",x\n", ",5\n"))
+    code, out, err = run("score", path)
+    assert code == 0
+    assert "2 blank rows left out (rows 3, 5)" in err
+    assert len(out.splitlines()) == 5
+
+
+def test_an_unknown_results_column_is_named_but_a_note_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / "results.csv"
+    path.write_text(
+        "round,deal,table,seat,player,score,secnds,备注\n1,1,1,0,a,10,5,late\n1,1,1,1,b,-10,6,\n"
+    )
+    code, _, err = run("standings", path)
+    assert code == 0
+    assert "column 'secnds' is not used; did you mean 'seconds'?" in err
+    assert "备注" not in err
+
+
+@pytest.mark.parametrize(
+    ("header", "fragment"),
+    [
+        ("王炸", "unknown column '王炸'; did you mean '火箭'?"),
+        ("bomb", "unknown column 'bomb'; did you mean 'bombs'?"),
+        ("xyz", "unknown column 'xyz'; doudizhu reads role, bid, bombs, rocket, spring, won"),
+    ],
+)
+def test_an_unknown_raw_game_column_is_an_error(tmp_path: Path, header: str, fragment: str) -> None:
+    path = tmp_path / "ddz.csv"
+    path.write_text(
+        f"round,deal,table,seat,player,role,bid,bombs,{header},spring,won,备注\n"
+        "1,1,1,0,a,地主,2,1,1,0,1,\n1,1,1,1,b,农民,2,1,1,0,0,\n1,1,1,2,c,农民,2,1,1,0,0,\n"
+    )
+    code, out, err = run("game-score", "--game", "doudizhu", path)
+    assert code == 1
+    assert fragment in err
+    assert out == ""
+
+
+def test_csv_is_quoted_only_where_a_value_needs_it(tmp_path: Path) -> None:
+    path = tmp_path / "names.csv"
+    path.write_text(
+        "round,deal,table,seat,player,cards_left,open,doubled\n"
+        '1,1,1,0,"Lee, Ann",0,0,0\n1,1,1,1,"say ""hi""",5,0,0\n'
+        "1,1,1,2,郭涛,13,0,0\n1,1,1,3,D,1,0,0\n"
+    )
+    code, out, err = run("game-score", "--game", "big2", path)
+    assert code == 0, err
+    assert out.splitlines()[1:3] == ['1,1,1,0,"Lee, Ann",0,0,0,58', '1,1,1,1,"say ""hi""",5,0,0,38']
+    assert out.splitlines()[3] == "1,1,1,2,郭涛,13,0,0,-150"
+    scored = tmp_path / "scored.csv"
+    scored.write_text(out)
+    code, out, _ = run("standings", scored)
+    assert code == 0
+    assert ',"Lee, Ann",' in out
+    assert ",10000.00,0.00,1," in out
+
+
+def test_excel_csv_has_a_bom_and_crlf_and_reads_back(tmp_path: Path) -> None:
+    event, path = chinese_event(tmp_path)
+    event.to_csv(path, index=False)
+    out = tmp_path / "standings.csv"
+    code, _, err = run("standings", path, "--format", "excel", "-o", out)
+    assert code == 0, err
+    data = out.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfsection,place,player,")
+    assert data.count(b"\r\n") == data.count(b"\n") == 49
+    assert "郭涛".encode() in data
+    assert (tmp_path / "standings.rules.toml").exists()
+    code, _, err = run("verify", path, out)
+    assert code == 0, err

@@ -33,3 +33,7 @@ MAX_LISTED = 50
 # A bridge session file to import (PBN, USEBIO): a club's session is kilobytes, a
 # congress a few megabytes.
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
+
+# An .xlsx workbook's contents once unpacked (a zip archive can hold far more than its
+# size): Excel's own limit of a million rows fits well within it.
+MAX_WORKBOOK_BYTES = 1024 * 1024 * 1024

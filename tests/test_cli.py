@@ -159,7 +159,7 @@ def test_validate_clean_file(spec_example: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["standings", "{spec}", "-o", "{tmp}/out.xlsx"], "cannot tell the format"),
+        (["standings", "{spec}", "-o", "{tmp}/out.ods"], "cannot tell the format"),
         (["standings", "{spec}", "--tie-ranking", "fancy"], "Invalid value"),
         (["standings", "{spec}", "--rules", "{tmp}/nope.toml"], "cannot read rules file"),
         (["standings", "{spec}", "--rank-factors", "1,x"], "'x' is not a number"),

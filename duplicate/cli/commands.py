@@ -8,6 +8,7 @@ import typer
 
 from duplicate import __version__
 from duplicate.cli import bridge_import as import_command
+from duplicate.cli import event as event_command
 from duplicate.cli import explain as explain_command
 from duplicate.cli import game_score as game_score_command
 from duplicate.cli import leaderboard as leaderboard_command
@@ -19,7 +20,7 @@ from duplicate.cli import stages as stages_command
 from duplicate.cli import standings as standings_command
 from duplicate.cli import validate as validate_command
 from duplicate.cli import verify as verify_command
-from duplicate.cli.common import set_debug, set_max_rows, whole_option
+from duplicate.cli.common import set_debug, set_max_rows, set_sheet, whole_option
 from duplicate.limits import MAX_ROWS
 
 app = typer.Typer(
@@ -57,9 +58,14 @@ def root(
             help="Refuse an input of more rows (about 200 bytes of memory each); 0: no limit.",
         ),
     ] = MAX_ROWS,
+    sheet: Annotated[
+        str | None,
+        typer.Option("--sheet", help="The sheet of an .xlsx input to read. Default: the first."),
+    ] = None,
 ) -> None:
     """Score duplicate card-game events: matchpoints, rank points, standings."""
     set_debug(debug)
+    set_sheet(sheet)
     if max_rows < 0:
         raise typer.BadParameter(f"{max_rows} is below 0", param_hint="--max-rows")
     set_max_rows(max_rows)
@@ -78,5 +84,6 @@ for module in (
     verify_command,
     rules_command,
     import_command,
+    event_command,
 ):
     module.register(app)

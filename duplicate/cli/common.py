@@ -51,7 +51,7 @@ class Messages:
 
 stderr = Messages()
 # What the options before the command (`duplicate --debug --max-rows N ...`) set.
-_state: dict[str, Any] = {"debug": False, "max_rows": MAX_ROWS}
+_state: dict[str, Any] = {"debug": False, "max_rows": MAX_ROWS, "sheet": None}
 
 
 def set_debug(debug: bool) -> None:
@@ -61,6 +61,16 @@ def set_debug(debug: bool) -> None:
 def set_max_rows(max_rows: int | None) -> None:
     """`duplicate --max-rows N`: the rows any input may have (0: no limit)."""
     _state["max_rows"] = None if max_rows == 0 else max_rows
+
+
+def set_sheet(sheet: str | None) -> None:
+    _state["sheet"] = sheet
+
+
+def sheet() -> str | None:
+    """The sheet of an .xlsx input to read (`duplicate --sheet NAME`), or the first."""
+    chosen: str | None = _state["sheet"]
+    return chosen
 
 
 def max_rows() -> int | None:
@@ -73,12 +83,13 @@ def read_table(path: str | Path, encoding: str | None) -> tuple[pd.DataFrame, in
     """A side file (players, partners, seating, games) as read_raw reads it, bounded."""
     from duplicate.io.read import read_raw
 
-    return read_raw(path, encoding, max_rows())
+    return read_raw(path, encoding, max_rows(), sheet())
 
 
 class OutputFormat(StrEnum):
     csv = "csv"
     excel = "excel"
+    xlsx = "xlsx"
     parquet = "parquet"
     json = "json"
     table = "table"
@@ -116,8 +127,8 @@ FormatOpt = Annotated[
     typer.Option(
         "--format",
         "-f",
-        help="csv, excel (CSV with a BOM and CRLF, as Excel opens it), parquet, json, or "
-        "table (for a person). Default: from -o.",
+        help="csv, excel (CSV with a BOM and CRLF, as Excel opens it), xlsx, parquet, "
+        "json, or table (for a person). Default: from -o.",
     ),
 ]
 EncodingOpt = Annotated[
@@ -189,7 +200,7 @@ def read_inputs(
     """The results file, validated, and the corrections file if one is given."""
     from duplicate.io.read import read_adjustments, read_results
 
-    data = read_results(results, encoding, deal_scope, max_rows=max_rows())
+    data = read_results(results, encoding, deal_scope, max_rows=max_rows(), sheet=sheet())
     note_blank_rows(data)
     return data, read_adjustments(adjustments, encoding, max_rows()) if adjustments else None
 

@@ -68,7 +68,7 @@ def report(
     with working(f"reading {results}"):
         data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     with working("building the report"):
-        pages = build_site(report_data(data, rules, corrections), lang.value)
+        pages = build_site(report_data(data, rules, corrections), lang.value, heading(results))
     written = write_site(output, pages)
     if manifest is not None:
         write_manifest(
@@ -79,6 +79,16 @@ def report(
             outputs=[written],
             adjustments=adjustment_records(corrections),
         )
+
+
+def heading(results: str) -> str:
+    """An event folder's title, date and venue, for every page; nothing otherwise."""
+    from duplicate.io.event import is_event, load_event
+
+    if results == "-" or not is_event(results):
+        return ""
+    event = load_event(results)
+    return " · ".join(part for part in (event.name, event.date, event.venue) if part)
 
 
 def write_site(output: str, pages: dict[str, str]) -> Written:

@@ -112,6 +112,15 @@ def effective_rules(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _event_rules_file(results: object) -> Path | None:
+    """An event folder's rules (duplicate.io.event), for a command given the folder."""
+    if isinstance(results, str) and results != "-":
+        path = Path(results) / "rules.toml"
+        if (Path(results) / "event.toml").is_file() and path.is_file():
+            return path
+    return None
+
+
 def rules_options(command: F) -> F:
     """Give `command` the rules options in place of its `rules` parameter."""
     signature = inspect.signature(command, eval_str=True)
@@ -124,6 +133,8 @@ def rules_options(command: F) -> F:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         chosen = {name: kwargs.pop(name, None) for name in RULES_OPTIONS}
+        if chosen["rules_file"] is None:
+            chosen["rules_file"] = _event_rules_file(kwargs.get("results"))
         return command(*args, **kwargs, rules=effective_rules(**chosen))
 
     # Typer reads the parameters from the signature, annotations evaluated.

@@ -125,6 +125,7 @@ def seat(
 
     Round 1: duplicate seat --players players.csv --round 1 --seed 2026
     """
+    from duplicate.io.event import is_event
     from duplicate.io.read import source_name
     from duplicate.seating.formats import parse_partners
     from duplicate.seating.next_round import seat_next_round
@@ -147,6 +148,10 @@ def seat(
         pairs = parse_partners(raw, source_name(partners))
         side_rows["partners"] = (str(partners), len(raw))
     field = None
+    if players is None and results is not None and is_event(results):
+        # An event folder's registered players, unless others are given.
+        registered = Path(results) / "players.csv"
+        players = registered if registered.is_file() else None
     if players is not None:
         raw, _ = read_table(players, encoding)
         field = parse_players(raw, source_name(players))

@@ -14,6 +14,7 @@ from duplicate.cli.common import (
     note_blank_rows,
     read_table,
     reports_errors,
+    sheet,
     stderr,
     warn_if_nothing_compared,
 )
@@ -69,7 +70,7 @@ def validate(
     from duplicate.model.entry_checks import entry_problems
     from duplicate.seating.check import seating_problems
 
-    data = read_results(results, encoding, rules.deal_scope, max_rows=max_rows())
+    data = read_results(results, encoding, rules.deal_scope, max_rows=max_rows(), sheet=sheet())
     note_blank_rows(data)
     if seating is not None:
         raw, _ = read_table(seating, encoding)

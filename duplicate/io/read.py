@@ -1,4 +1,4 @@
-"""Read result files (CSV in UTF-8 or GB18030, or Parquet) into validated Results."""
+"""Read result files (CSV in UTF-8 or GB18030, Parquet, or .xlsx) into validated Results."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 
 from duplicate.errors import InputOutputError, InvalidData, Problem
 from duplicate.io.source import STDIN, Source, dataset_files, resolve
+from duplicate.io.spreadsheet import read_xlsx
 from duplicate.limits import MAX_ROWS
 from duplicate.model.adjustments import Adjustments, parse_adjustments
 from duplicate.model.results import Results, parse_results
@@ -36,14 +37,23 @@ def sha256_of(path: str | Path | Source) -> str:
 
 
 def read_raw(
-    path: str | Path | Source, encoding: str | None = None, max_rows: int | None = MAX_ROWS
+    path: str | Path | Source,
+    encoding: str | None = None,
+    max_rows: int | None = MAX_ROWS,
+    sheet: str | None = None,
 ) -> tuple[pd.DataFrame, int]:
     """The table as stored, every CSV cell as text, and the row number of its first row.
 
-    A directory is read as one dataset of Parquet files (say, partitioned by round).
+    A directory is read as one dataset of Parquet files (say, partitioned by round); an
+    .xlsx workbook by its sheet `sheet` (default: the first), every cell as text.
     More than `max_rows` rows (None: no limit) is refused before the table is parsed.
     """
     source = resolve(path)
+    if source.kind == "xlsx":
+        table = read_xlsx(source.read_bytes(), source.name, sheet)
+        if max_rows is not None:
+            _check_rows(source, len(table), max_rows, "rows")
+        return table, 2
     if source.kind == "csv":
         data = source.read_bytes()
         if max_rows is not None:
@@ -89,13 +99,15 @@ def read_results(
     deal_scope: str = "round",
     check_structure: bool = True,
     max_rows: int | None = MAX_ROWS,
+    sheet: str | None = None,
 ) -> Results:
     """Read and validate a results file; raise InvalidData listing every problem.
 
     With `check_structure` False, seating and duplication are left to check_results.
+    `sheet` names the sheet of an .xlsx workbook (default: the first).
     """
     source = resolve(path)
-    raw, first_row = read_raw(source, encoding, max_rows)
+    raw, first_row = read_raw(source, encoding, max_rows, sheet)
     return parse_results(
         raw,
         source.name,
@@ -124,8 +136,11 @@ def read_hand_log(
 
 
 def read_published(path: str | Path | Source, encoding: str | None = None) -> pd.DataFrame:
-    """A table as `duplicate` writes it: CSV, Parquet, or JSON ({"standings": [...]})."""
+    """A table as `duplicate` writes it: CSV, Parquet, .xlsx (its first sheet), or JSON
+    ({"standings": [...]})."""
     source = resolve(path)
+    if source.kind == "xlsx":
+        return read_xlsx(source.read_bytes(), source.name)
     if source.kind != "csv":
         return _to_pandas(_read_parquet(source))
     data = source.read_bytes()

@@ -1,5 +1,6 @@
-"""Where a table comes from, resolved once: a file (CSV or Parquet, told by its first
-bytes), a folder of Parquet files read as one dataset, or standard input."""
+"""Where a table comes from, resolved once: a file (CSV, Parquet or an .xlsx workbook,
+told by its first bytes), a folder of Parquet files read as one dataset, or standard
+input."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from typing import Literal
 from duplicate.errors import InputOutputError
 
 PARQUET_MAGIC = b"PAR1"
+# An .xlsx workbook is a zip archive.
+ZIP_MAGIC = b"PK\x03\x04"
 STDIN = "-"
 
-Kind = Literal["csv", "parquet", "dataset"]
+Kind = Literal["csv", "parquet", "xlsx", "dataset"]
 
 
 @dataclass(frozen=True)
@@ -76,18 +79,26 @@ def resolve(given: str | Path | Source) -> Source:
                 data = stream.buffer.read()
             except (OSError, ValueError) as exc:
                 raise InputOutputError(f"<stdin>: cannot read: {exc}") from None
-            kind: Kind = "parquet" if data.startswith(PARQUET_MAGIC) else "csv"
-            _stdin[:] = [(stream, Source(STDIN, kind, data))]
+            _stdin[:] = [(stream, Source(STDIN, _kind(data), data))]
         return _stdin[0][1]
     path = Path(text)
     if path.is_dir():
+        # An event folder (duplicate.io.event) is read as its rounds.
+        if (path / "event.toml").is_file():
+            return Source(str(path / "rounds"), "dataset")
         return Source(text, "dataset")
     try:
         with open(path, "rb") as handle:
-            start = handle.read(len(PARQUET_MAGIC))
+            start = handle.read(len(ZIP_MAGIC))
     except OSError as exc:
         raise _unreadable(text, exc) from None
-    return Source(text, "parquet" if start == PARQUET_MAGIC else "csv")
+    return Source(text, _kind(start))
+
+
+def _kind(start: bytes) -> Kind:
+    if start.startswith(PARQUET_MAGIC):
+        return "parquet"
+    return "xlsx" if start.startswith(ZIP_MAGIC) else "csv"
 
 
 def dataset_files(folder: Path) -> list[Path]:

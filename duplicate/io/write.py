@@ -27,7 +27,7 @@ from duplicate.io.parquet_footer import FileJoiner
 
 # excel: CSV as Excel opens it on any system (UTF-8 with a BOM, so that Chinese names
 # are not garbled on Chinese Windows; CRLF line ends).
-FORMATS = ("csv", "excel", "parquet", "json")
+FORMATS = ("csv", "excel", "xlsx", "parquet", "json")
 TEXT_TABLES = ("csv", "excel")
 IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
 # Integer identifiers that mostly rise row by row: delta encoding stores them in almost
@@ -35,7 +35,13 @@ IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
 RISING_IDENTIFIERS = {"table", "player"}
 # Rows per Parquet row group (pyarrow's default), however a table arrives in parts.
 ROW_GROUP_ROWS = 1 << 20
-SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json"}
+SUFFIXES = {
+    ".csv": "csv",
+    ".xlsx": "xlsx",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".json": "json",
+}
 _NEEDS_QUOTES = r'[",\r\n]'
 
 
@@ -49,7 +55,7 @@ def format_for(path: str | None, given: str | None) -> str:
     if suffix not in SUFFIXES:
         raise UsageError(
             f"cannot tell the format of {path!r} from its suffix; "
-            f"use .csv, .parquet or .json, or give --format"
+            f"use .csv, .xlsx, .parquet or .json, or give --format"
         )
     return SUFFIXES[suffix]
 
@@ -337,6 +343,10 @@ def encode(
         return csv_bytes(table)
     if fmt == "excel":
         return b"\xef\xbb\xbf" + csv_bytes(table).replace(b"\n", b"\r\n")
+    if fmt == "xlsx":
+        from duplicate.io.spreadsheet import xlsx_bytes
+
+        return xlsx_bytes(table, kind, meta)
     if fmt == "parquet":
         return parquet_bytes(table, meta, threads)
     if fmt == "json":

@@ -67,9 +67,11 @@ def text(value: object) -> str:
 class Pages:
     """The frame every page shares (navigation, title, footer) and its tables."""
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, heading: str = "") -> None:
         self.t = LABELS[lang]
         self.lang = lang
+        # The event's title, date and venue, on every page (when known).
+        self.heading = heading
 
     def nav(self) -> list[tuple[str, str]]:
         """(path from the site's root, label) of each link in the navigation."""
@@ -81,12 +83,13 @@ class Pages:
 
     def page(self, title: str, body: str, depth: int) -> str:
         up = "../" * depth
+        event = f'<p class="event">{escape(self.heading)}</p>' if self.heading else ""
         nav = "".join(f'<a href="{up}{path}">{label}</a>' for path, label in self.nav())
         return (
             f'<!DOCTYPE html>\n<html lang="{self.t["html_lang"]}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
-            f"<body><nav>{nav}</nav><h1>{escape(title)}</h1>{body}"
+            f"<body><nav>{nav}</nav>{event}<h1>{escape(title)}</h1>{body}"
             f"<footer>{self.t['made_with']} {escape(__version__)}</footer></body></html>\n"
         )
 
@@ -124,8 +127,8 @@ class Pages:
 class Site(Pages):
     """Builds every page; file names come from positions, never from user text."""
 
-    def __init__(self, data: ReportData, lang: str) -> None:
-        super().__init__(lang)
+    def __init__(self, data: ReportData, lang: str, heading: str = "") -> None:
+        super().__init__(lang, heading)
         self.data = data
         players = data.standings[["section", "player"]].astype(str)
         self.player_page = {
@@ -301,6 +304,7 @@ def line_chart(
     )
 
 
-def build_site(data: ReportData, lang: str = "en") -> dict[str, str]:
-    """Every page of the report, by relative path."""
-    return Site(data, lang).pages()
+def build_site(data: ReportData, lang: str = "en", heading: str = "") -> dict[str, str]:
+    """Every page of the report, by relative path (`heading`: the event's title, date
+    and venue, shown on every page)."""
+    return Site(data, lang, heading).pages()

@@ -1,0 +1,349 @@
+"""An event folder: the event's description, rules and players, and each round's
+results as they were accepted, with a log that chains every change.
+
+    DIR/event.toml            name, date, venue, game, table size
+    DIR/rules.toml            the rules every command uses on DIR (unless --rules)
+    DIR/players.csv           the registered players (when given)
+    DIR/rounds/round-0001.parquet ...   each round as accepted: never written over
+    DIR/replaced/             an upload a corrected one replaced, kept
+    DIR/seatings/round-0002.csv ...     published seatings, checked on `add`
+    DIR/log.jsonl             one line per change, each with the sha256 of its own
+                              content and of the line before it: an edit breaks it
+
+Every command that reads RESULTS reads an event folder as its rounds together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import tomllib
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from duplicate.errors import InvalidData, Problem, UsageError
+from duplicate.io.read import read_raw, source_name
+from duplicate.io.write import atomic_path
+from duplicate.model.columns import canonical_name, closest_column
+from duplicate.model.results import Results, parse_results
+from duplicate.model.robots import is_robot
+from duplicate.rules import Rules, load_rules
+
+EVENT_FILE = "event.toml"
+GAMES = ("big2", "doudizhu", "paohuzi", "other")
+
+
+@dataclass(frozen=True)
+class Event:
+    name: str
+    date: str
+    game: str
+    table_size: int
+    venue: str = ""
+
+    def to_toml(self) -> str:
+        return (
+            "[event]\n"
+            f"name = {json.dumps(self.name, ensure_ascii=False)}\n"
+            f"date = {json.dumps(self.date)}\n"
+            f"venue = {json.dumps(self.venue, ensure_ascii=False)}\n"
+            f"game = {json.dumps(self.game)}\n"
+            f"table_size = {self.table_size}\n"
+        )
+
+
+def is_event(path: str | Path) -> bool:
+    return (Path(path) / EVENT_FILE).is_file()
+
+
+def rounds_folder(folder: str | Path) -> Path:
+    return Path(folder) / "rounds"
+
+
+def load_event(folder: str | Path) -> Event:
+    path = Path(folder) / EVENT_FILE
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))["event"]
+        return Event(
+            name=str(table["name"]),
+            date=str(table["date"]),
+            game=str(table["game"]),
+            table_size=int(table["table_size"]),
+            venue=str(table.get("venue", "")),
+        )
+    except (OSError, KeyError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"{path}: not an event description ({exc})") from None
+
+
+def init_event(
+    folder: str | Path,
+    event: Event,
+    rules: Rules,
+    players: str | Path | None = None,
+) -> list[Path]:
+    """Make the event folder; refused if `folder` holds anything already."""
+    folder = Path(folder)
+    if event.game not in GAMES:
+        raise UsageError(f"game must be one of {', '.join(GAMES)}, not {event.game!r}")
+    try:
+        date.fromisoformat(event.date)
+    except ValueError:
+        raise UsageError(f"date {event.date!r} is not YYYY-MM-DD") from None
+    if not 2 <= event.table_size <= 8:
+        raise UsageError(f"table size {event.table_size} is not 2 to 8")
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise UsageError(f"{folder} exists and is not an empty folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    made = [folder / EVENT_FILE, folder / "rules.toml"]
+    _write(made[0], event.to_toml().encode("utf-8"))
+    _write(made[1], rules.to_toml().encode("utf-8"))
+    if players is not None:
+        made.append(folder / "players.csv")
+        _write(made[-1], Path(players).read_bytes())
+    for sub in ("rounds", "replaced", "seatings"):
+        (folder / sub).mkdir()
+    _log(folder, "init", name=event.name, files=[_record(folder, p) for p in made])
+    return made
+
+
+@dataclass(frozen=True)
+class Added:
+    round: int
+    path: Path
+    rows: int
+    replaced: Path | None
+
+
+def add_round(
+    folder: str | Path,
+    upload: str | Path,
+    round_number: int | None = None,
+    replace: bool = False,
+    encoding: str | None = None,
+    sheet: str | None = None,
+) -> Added:
+    """Check an uploaded round against the event and store it as accepted."""
+    folder = Path(folder)
+    load_event(folder)
+    rules = event_rules(folder)
+    raw, first_row = read_raw(upload, encoding, sheet=sheet)
+    name = source_name(upload)
+    raw = _canonical(raw, name)
+    number = _round_of(raw, name, round_number)
+    raw["round"] = str(number)
+    results = parse_results(raw.copy(), name, first_row, rules.deal_scope)
+    problems = _unknown_players(folder, results) + _seating_problems(folder, results, number)
+    if problems:
+        raise InvalidData(problems)
+    target = rounds_folder(folder) / f"round-{number:04d}.parquet"
+    _check_with_the_rest(folder, raw, target, name, rules)
+    replaced = None
+    if target.exists():
+        if not replace:
+            raise UsageError(
+                f"round {number} is already in the event ({target}); "
+                "give --replace to store a corrected upload"
+            )
+        digest = _sha256(target)[:12]
+        replaced = folder / "replaced" / f"round-{number:04d}-{digest}.parquet"
+        shutil.copyfile(target, replaced)
+    data = _parquet(raw)
+    _write(target, data, overwrite=replace)
+    _log(
+        folder,
+        "replace" if replaced else "add",
+        round=number,
+        upload=name,
+        upload_sha256=_sha256(Path(upload)) if name != "<stdin>" else "",
+        file=_record(folder, target),
+        replaced=_record(folder, replaced) if replaced else None,
+    )
+    return Added(number, target, len(raw), replaced)
+
+
+def event_rules(folder: str | Path) -> Rules:
+    return load_rules(Path(folder) / "rules.toml")
+
+
+def event_status(folder: str | Path) -> dict[str, Any]:
+    """What the event holds: its description, each round, the seatings, the log's state."""
+    folder = Path(folder)
+    event = load_event(folder)
+    rounds = []
+    for path in sorted(rounds_folder(folder).glob("round-*.parquet")):
+        rounds.append(
+            {
+                "round": int(path.stem.split("-")[1]),
+                "rows": pq.read_metadata(path).num_rows,
+                "sha256": _sha256(path),
+            }
+        )
+    seatings = sorted(int(p.stem.split("-")[1]) for p in (folder / "seatings").glob("round-*.csv"))
+    lines = _log_lines(folder)
+    return {
+        "event": event.__dict__,
+        "rounds": rounds,
+        "seatings": seatings,
+        "replaced": sorted(p.name for p in (folder / "replaced").glob("*.parquet")),
+        "log": {"entries": len(lines), "chain_intact": _chain_intact(lines)},
+    }
+
+
+def _canonical(raw: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The upload's result columns under their spec names, as text (notes left out)."""
+    columns: dict[str, pd.Series] = {}
+    for label in raw.columns:
+        name = canonical_name(str(label))
+        if name is not None and name not in columns:
+            column = raw[label]
+            columns[name] = column.astype("str").where(column.notna(), "")
+    return pd.DataFrame(columns)
+
+
+def _round_of(raw: pd.DataFrame, source: str, given: int | None) -> int:
+    if "round" not in raw.columns:
+        if given is None:
+            raise UsageError(f"{source} has no round column: give --round N")
+        return given
+    values = sorted(set(raw["round"].str.strip()) - {""})
+    if len(values) != 1 or not re.fullmatch(r"[1-9][0-9]{0,5}", values[0]):
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"holds rounds {', '.join(values[:5]) or '(none)'}; an upload is one round",
+                    column="round",
+                    hint="upload each round on its own",
+                )
+            ]
+        )
+    if given is not None and int(values[0]) != given:
+        raise UsageError(f"{source} holds round {values[0]}, not round {given}")
+    return int(values[0])
+
+
+def _unknown_players(folder: Path, results: Results) -> list[Problem]:
+    path = folder / "players.csv"
+    if not path.exists():
+        return []
+    from duplicate.seating.players import parse_players
+
+    raw, _ = read_raw(path)
+    known = set(parse_players(raw, str(path))["player"].astype("str"))
+    frame = results.frame
+    text = frame["player"].astype("str")
+    unknown = ~text.isin(known) & ~is_robot(frame["player"])
+    problems = []
+    for player in sorted(set(text[unknown]))[:50]:
+        guess = closest_column(player, sorted(known))
+        rows = tuple(int(r) for r in frame.loc[unknown & (text == player), "row"])
+        hint = f"did you mean {guess!r}?" if guess else f"register the player in {path}"
+        problems.append(
+            Problem(results.source, f"player {player!r} is not registered", rows, "player", hint)
+        )
+    return problems
+
+
+def _seating_problems(folder: Path, results: Results, number: int) -> list[Problem]:
+    path = folder / "seatings" / f"round-{number:04d}.csv"
+    if not path.exists():
+        return []
+    from duplicate.seating.check import seating_problems
+
+    raw, _ = read_raw(path)
+    return seating_problems(results, raw, str(path))
+
+
+def _check_with_the_rest(
+    folder: Path, raw: pd.DataFrame, target: Path, source: str, rules: Rules
+) -> None:
+    """The stored rounds and this one, together, make valid results of one event."""
+    others = [
+        pq.read_table(p).to_pandas()
+        for p in sorted(rounds_folder(folder).glob("round-*.parquet"))
+        if p != target
+    ]
+    for other in others:
+        if sorted(other.columns) != sorted(raw.columns):
+            raise InvalidData(
+                [
+                    Problem(
+                        source,
+                        f"has columns {', '.join(sorted(raw.columns))}; the event's rounds "
+                        f"have {', '.join(sorted(other.columns))}",
+                        hint="give every round the same columns",
+                    )
+                ]
+            )
+    if others:
+        together = pd.concat([*others, raw[others[0].columns]], ignore_index=True)
+        parse_results(together, f"{folder} with {source}", 1, rules.deal_scope)
+
+
+def _parquet(raw: pd.DataFrame) -> bytes:
+    table = pa.Table.from_pandas(raw.astype("str"), preserve_index=False)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def _write(path: Path, data: bytes, overwrite: bool = False) -> None:
+    if path.exists() and not overwrite:
+        raise UsageError(f"{path} exists")
+    with atomic_path(path) as temp:
+        temp.write_bytes(data)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _record(folder: Path, path: Path) -> dict[str, str]:
+    return {"path": str(path.relative_to(folder)), "sha256": _sha256(path)}
+
+
+def _log_lines(folder: Path) -> list[str]:
+    path = folder / "log.jsonl"
+    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+
+def _chain_intact(lines: list[str]) -> bool:
+    """Each entry holds the sha256 of its own content and of the entry before it."""
+    previous = ""
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            return False
+        own = entry.pop("sha256", None)
+        if entry.get("previous") != previous or own != _entry_hash(entry):
+            return False
+        previous = own
+    return True
+
+
+def _entry_hash(entry: dict[str, Any]) -> str:
+    text = json.dumps(entry, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _log(folder: Path, action: str, **details: Any) -> None:
+    lines = _log_lines(folder)
+    previous = json.loads(lines[-1]).get("sha256", "") if lines else ""
+    entry = {
+        "action": action,
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        **details,
+        "previous": previous,
+    }
+    entry["sha256"] = _entry_hash(entry)
+    text = "\n".join([*lines, json.dumps(entry, ensure_ascii=False, sort_keys=True)]) + "\n"
+    _write(folder / "log.jsonl", text.encode("utf-8"), overwrite=True)

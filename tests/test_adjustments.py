@@ -138,3 +138,30 @@ def test_seating_follows_the_corrected_standings() -> None:
         "B",
     ]
     assert plain.stdout != corrected.stdout
+
+
+def test_a_penalty_without_a_deal_is_the_events() -> None:
+    before = duplicate.standings(RESULTS).set_index("player")
+    frame = pd.DataFrame(
+        [("", "", "B", "penalty", "300", "unsporting conduct")],
+        columns=["round", "deal", "player", "kind", "value", "reason"],
+    )
+    corrections = duplicate.parse_adjustments(frame)
+    after = duplicate.standings(RESULTS, adjustments=corrections).set_index("player")
+    assert after.loc["B", "total"] == before.loc["B", "total"] - Decimal(300)
+    assert after.loc["B", "penalty"] == Decimal("300.00")
+    scored = duplicate.score(RESULTS, adjustments=corrections)
+    assert "penalty 300.00 (the event's): unsporting conduct" in set(scored["adjustment"])
+    frame.loc[0, "player"] = "Q"
+    with pytest.raises(duplicate.InvalidData, match="player 'Q' \\(a penalty of the event\\)"):
+        duplicate.standings(RESULTS, adjustments=duplicate.parse_adjustments(frame))
+    frame.loc[0, ["player", "kind"]] = ["B", "void"]
+    with pytest.raises(duplicate.InvalidData, match="but an event's penalty needs its deal"):
+        duplicate.parse_adjustments(frame)
+
+
+def test_a_void_result_is_not_a_deal_played() -> None:
+    corrections = adjust((1, 2, "D", "void", "", "out of turn"))
+    table = duplicate.standings(RESULTS, adjustments=corrections).set_index("player")
+    assert table.loc["D", "deals"] == 1
+    assert table.loc["A", "deals"] == 2

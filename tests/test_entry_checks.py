@@ -156,3 +156,30 @@ def test_excel_csv_has_a_bom_and_crlf_and_reads_back(tmp_path: Path) -> None:
     assert (tmp_path / "standings.rules.toml").exists()
     code, _, err = run("verify", path, out)
     assert code == 0, err
+
+
+def test_json_numbers_read_as_the_rules_define_them(tmp_path: Path) -> None:
+    code, out, _ = run("standings", EVENT, "--format", "json")
+    assert code == 0
+    assert '"total": 67835.09,' in out
+    assert '"penalty": 0.00,' in out
+    assert '"total_seconds": 2878,' in out
+    code, out, _ = run("explain", "P39", EVENT, "--format", "json")
+    assert '"score": 498,' in out
+    assert '"mp_pct": 100.00,' in out
+    assert '"exact_cents": "21369373/7"' in out
+
+
+def test_chinese_sections_come_in_the_order_of_the_stems(tmp_path: Path) -> None:
+    path = tmp_path / "sections.csv"
+    rows = ["section,deal,seat,player,score"]
+    rows += [f"{s},1,0,{s}{p},{p}" for s in ("乙组", "丙组", "甲组", "B") for p in (1, 2)]
+    path.write_text("\n".join(rows) + "\n")
+    code, out, _ = run("standings", path)
+    assert code == 0
+    sections = [line.split(",")[0] for line in out.splitlines()[1:]]
+    assert list(dict.fromkeys(sections)) == ["甲组", "乙组", "丙组", "B"]
+    site = tmp_path / "site"
+    assert run("report", path, "-o", site)[0] == 0
+    index = (site / "index.html").read_text()
+    assert index.index("甲组") < index.index("乙组") < index.index("丙组")

@@ -169,3 +169,14 @@ def test_bad_rows_name_the_row(tmp_path: Path) -> None:
     result = runner.invoke(app, ["leaderboard", str(games)])
     assert result.exit_code == 1
     assert "row 2, column 'finished_at': is not a date and time" in result.stderr
+
+
+def test_finishing_times_compare_across_zones_and_keep_their_own() -> None:
+    """10:00 in Beijing (+08:00) is 02:00 UTC: before 09:00 UTC; each time is shown as
+    it was written."""
+    rows = game("1", "2025-01-21T09:00:00Z", A="win", X="loss") + game(
+        "2", "2025-01-21T10:00:00+08:00", B="win", Y="loss"
+    )
+    table = board(rows, "gomoku")
+    assert list(table["player"][:2]) == ["B", "A"]
+    assert list(table["last_finished"][:2]) == ["2025-01-21T10:00:00+08:00", "2025-01-21T09:00:00Z"]

@@ -166,8 +166,8 @@ def test_weighted_with_standings_and_explain(tmp_path: Path) -> None:
     assert "weighted 67% of 170" in result.stdout
     explained = json.loads(result.stdout)
     assert explained["deals"][0]["parts"] == [
-        {"score": "170", "weight": 67, "mp": 15},
-        {"score": "140", "weight": 33, "mp": 9},
+        {"score": 170, "weight": 67, "mp": 15},
+        {"score": 140, "weight": 33, "mp": 9},
     ]
     result = runner.invoke(app, ["explain", "w", *args])
     assert "weighted: 67% of 170: 15 MP; 33% of 140: 9 MP" in result.stdout

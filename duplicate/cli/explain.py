@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -48,13 +47,14 @@ def explain(
 
     Example: duplicate explain P07 results.csv
     """
+    from duplicate.io.json_text import dumps
     from duplicate.scoring.explain import as_json
     from duplicate.scoring.explain import explain as explain_player
 
     data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     explained = explain_player(data, player, rules, corrections, section)
     if fmt is ExplainFormat.json:
-        typer.echo(json.dumps(as_json(explained), ensure_ascii=False, indent=1))
+        typer.echo(dumps(as_json(explained)))
     else:
         typer.echo(render_text(explained))
 

@@ -206,11 +206,14 @@ def leaderboard(games: pd.DataFrame, scheme: Scheme, source: str = "<games>") ->
     per_player = pd.DataFrame({"player": player, "points": points, "finished": finished}).groupby(
         "player"
     )
+    # Compared in UTC, shown as written: +08:00 stays +08:00.
+    written = games[columns["finished_at"]].astype("str").str.strip()
     table = pd.DataFrame(
         {
             "points": per_player["points"].sum(),
             "games": per_player["points"].size(),
             "last": per_player["finished"].max(),
+            "last_written": written.to_numpy()[per_player["finished"].idxmax().to_numpy()],
         }
     ).reset_index()
     table = table.sort_values(
@@ -232,7 +235,7 @@ def leaderboard(games: pd.DataFrame, scheme: Scheme, source: str = "<games>") ->
             "player": table["player"],
             "points": table["points"].astype("int64"),
             "games": table["games"].astype("int64"),
-            "last_finished": table["last"].dt.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "last_finished": pd.Series(table["last_written"], dtype="str"),
             "decided_by": pd.Series(decided, dtype="str"),
             "tied": np.bincount(group)[group] > 1,
         }

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
 import shutil
 import tempfile
@@ -23,6 +22,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from duplicate.errors import InputOutputError, UsageError
+from duplicate.io.json_text import dumps
 from duplicate.io.parquet_footer import FileJoiner
 
 # excel: CSV as Excel opens it on any system (UTF-8 with a BOM, so that Chinese names
@@ -147,28 +147,14 @@ def _quoted_where_needed(table: pa.Table) -> bytes:
 
 
 def json_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
-    """{"version": ..., "rules": {...}, kind: [rows]}, decimals as JSON numbers.
-
-    A decimal goes through Python's float(Decimal), which rounds correctly, and prints
-    as the shortest text that reads back as that float: 1666.67 prints as 1666.67.
-    (Arrow's own decimal-to-float cast is not correctly rounded.)
-    """
-    decimals = [
-        name
-        for name, t in zip(table.column_names, table.schema.types, strict=True)
-        if pa.types.is_decimal(t)
-    ]
-    rows = table.to_pylist()
-    for row in rows:
-        for name in decimals:
-            if row[name] is not None:
-                row[name] = float(row[name])
+    """{"version": ..., "rules": {...}, kind: [rows]}, decimals as JSON numbers with
+    their places (29335.70, 0.00; a time of scale 0 as 1309), never through a float."""
     document: dict[str, object] = {
         **{key: value for key, value in meta.items() if key != "rules"},
         "rules": tomllib.loads(meta["rules"]),
-        kind: rows,
+        kind: table.to_pylist(),
     }
-    return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return (dumps(document) + "\n").encode("utf-8")
 
 
 def parquet_bytes(table: pa.Table, meta: dict[str, str], threads: int = 1) -> bytes:

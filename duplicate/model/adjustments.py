@@ -134,8 +134,15 @@ def parse_adjustments(
         "{round!r} is not a round number",
         "rounds count from 1",
     )
-    for name in ("deal", "player", "reason"):
+    for name in ("player", "reason"):
         flag(frame[name] == "", name, "empty", f"every adjustment needs its {name}")
+    # A penalty without a deal is the event's (a player's total), not a deal's.
+    flag(
+        (frame["deal"] == "") & (frame["kind"] != "penalty"),
+        "deal",
+        "empty",
+        "every adjustment but an event's penalty needs its deal",
+    )
     flag(
         ~frame["kind"].isin(KINDS),
         "kind",
@@ -227,7 +234,12 @@ def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustme
         }
     )
     adj = adjustments.frame
-    merged = adj.merge(keys, on=["round", "deal", "player"], how="left")
+    whole_event = adj["deal"] == ""
+    merged = adj[~whole_event].merge(keys, on=["round", "deal", "player"], how="left")
+    if whole_event.any():
+        # An event's penalty goes with the player's first result (in any round).
+        first = keys.drop_duplicates("player")[["player", "at"]]
+        merged = pd.concat([merged, adj[whole_event].merge(first, on="player", how="left")])
     matched = merged.dropna(subset=["at"]).astype({"at": "int64"})
     problems = coverage_problems(adjustments, matched["row"].to_numpy(), results.source)
     outcome = matched[matched["kind"] != "penalty"]
@@ -264,6 +276,7 @@ def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustme
     whole = matched["cents"] // 100
     value = " " + whole.astype("str") + "." + (matched["cents"] % 100).astype("str").str.zfill(2)
     shown = value.where(matched["kind"].isin(["mp_pct", "penalty"]), "")
+    shown = shown.where(matched["deal"] != "", shown + " (the event's)")
     part = " " + matched["weight"].astype("str") + "% of " + matched["value"]
     shown = shown.where(matched["kind"] != "weighted", part)
     text = matched["kind"] + shown + ": " + matched["reason"]
@@ -324,7 +337,11 @@ def coverage_problems(
     problems = []
     for row in adjustments.frame.to_dict("records"):
         found = int(times.get(row["row"], 0))
-        where = f"player {row['player']!r} on round {row['round']}, deal {row['deal']!r}"
+        where = (
+            f"player {row['player']!r} on round {row['round']}, deal {row['deal']!r}"
+            if row["deal"] != ""
+            else f"player {row['player']!r} (a penalty of the event)"
+        )
         if found == 0:
             problems.append(
                 Problem(
@@ -335,7 +352,7 @@ def coverage_problems(
                     f"check the round, deal and player against {results_source}",
                 )
             )
-        elif found > 1:
+        elif found > 1 and row["deal"] != "":
             problems.append(
                 Problem(
                     adjustments.source,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from duplicate.model.codes import combine, dense_codes
@@ -12,3 +13,24 @@ def group_codes(frame: pd.DataFrame, keys: list[str]) -> tuple[IntArray, int]:
     """A dense int64 code per distinct combination of `keys`, ordered like the keys."""
     key, _ = combine([dense_codes(frame[k]) for k in keys])
     return dense_codes(key)
+
+
+# The heavenly stems, the order of Chinese section names (甲组, 乙组, 丙组, ...).
+STEMS = "甲乙丙丁戊己庚辛壬癸"
+
+
+def section_key(name: str) -> tuple[int, str]:
+    """How sections sort: 甲组 before 乙组 (the stems' order, not their code points),
+    other names as text, after them."""
+    text = str(name)
+    return (STEMS.index(text[0]), text) if text and text[0] in STEMS else (len(STEMS), text)
+
+
+def section_codes(sections: pd.Series) -> tuple[IntArray, int]:
+    """Dense codes of the sections in section_key order."""
+    codes, uniques = pd.factorize(sections.astype("str"))
+    names = [str(name) for name in uniques]
+    ranked = sorted(range(len(names)), key=lambda i: section_key(names[i]))
+    position = np.empty(len(uniques), dtype=np.int64)
+    position[ranked] = np.arange(len(uniques))
+    return position[codes], len(uniques)

@@ -166,7 +166,8 @@ class Site(Pages):
 
     def index(self) -> str:
         parts = []
-        for section, group in self.data.standings.groupby("section", sort=True):
+        # Sections in the standings' order (甲组 before 乙组).
+        for section, group in self.data.standings.groupby("section", sort=False):
             heading = f"<h2>{self.t['section']} {text(section)}</h2>" if section else ""
             link = {"player": lambda r: self.player_page[(str(r["section"]), str(r["player"]))]}
             parts.append(heading + self.table(group, self.standings_fields, "standings", link))

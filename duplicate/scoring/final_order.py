@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from duplicate.model.exact import FloatArray, IntArray
-from duplicate.model.grouping import group_codes
+from duplicate.model.grouping import group_codes, section_codes
 
 # A player is one (section, player) pair.
 PLAYER_KEYS = ["section", "player"]
@@ -34,7 +34,7 @@ def final_order(table: pd.DataFrame, criteria: list[Criterion]) -> pd.DataFrame:
     arrays over its rows, smaller sorting first. Adds place, decided_by and playoff.
     """
     player_order, _ = group_codes(table, PLAYER_KEYS)
-    section, _ = group_codes(table, ["section"])
+    section, _ = section_codes(table["section"])
     keys = [section] + [k for c in criteria for k in c.keys] + [player_order]
     order = _lexical_order(keys)
     return _place(table.iloc[order].reset_index(drop=True), section[order], criteria, order)

@@ -123,7 +123,10 @@ def player_stats(rows: pd.DataFrame, results: Results) -> PlayerStats:
                 if "penalty" in rows
                 else np.zeros(n, dtype=np.int64)
             ),
-            "deals": np.bincount(player, minlength=n).astype(np.int64),
+            # A void result is not a deal played (its deal rank is 0; robots are out).
+            "deals": np.bincount(player[rows["deal_rank"].to_numpy() > 0], minlength=n).astype(
+                np.int64
+            ),
             "seconds_sum": sum_by(player, seconds, n),
             "seconds_min": shortest,
             "seconds_max": longest,

@@ -48,7 +48,7 @@ $(MINIMUM)/.installed: pyproject.toml tests/minimum_constraints.py
 	$(PYTHON) -m venv $(MINIMUM)
 	$(MINIMUM)/bin/python -m pip install --quiet --upgrade pip
 	$(PYTHON) tests/minimum_constraints.py > $(MINIMUM)/constraints.txt
-	$(MINIMUM)/bin/python -m pip install --quiet -c $(MINIMUM)/constraints.txt -e . pytest hypothesis
+	$(MINIMUM)/bin/python -m pip install --quiet -c $(MINIMUM)/constraints.txt -e . pytest hypothesis pypdfium2
 	touch $@
 
 ## browser: Debian's chromium and chromedriver (and a CJK font) for the report's browser tests

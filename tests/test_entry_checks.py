@@ -183,3 +183,18 @@ def test_chinese_sections_come_in_the_order_of_the_stems(tmp_path: Path) -> None
     assert run("report", path, "-o", site)[0] == 0
     index = (site / "index.html").read_text()
     assert index.index("甲组") < index.index("乙组") < index.index("丙组")
+
+
+def test_game_score_lists_every_problem_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "raw.csv"
+    path.write_text(
+        "round,deal,table,seat,player,cards_left,open,doubled\n"
+        "1,1,1,0,a,x,0,0\n1,1,1,1,b,5,0,0\n1,1,1,2,c,13,0,0\n1,1,1,3,d,1,0,0\n"
+        "1,3,1,0,a,0,0,0\n1,3,1,1,b,0,0,0\n1,3,1,2,c,13,0,0\n1,3,1,3,d,1,0,0\n"
+    )
+    code, _, err = run("game-score", "--game", "big2", path)
+    assert code == 1
+    # A bad cell and a table with two winners, in one run.
+    assert "row 2, column 'cards_left': 'x' is not a whole number 0 to 13" in err
+    assert "rows 6, 7, 8, 9: round 1, deal 3, table 1: needs exactly one player" in err
+    assert "2 problems found" in err

@@ -110,10 +110,34 @@ def test_players_file_withdrawals_and_late_entries() -> None:
     seating = seat_next_round(results, players=players, avoid_repeats=False).frame
     assert "P39" not in set(seating["player"])
     where = seating.set_index("player")[["table", "seat"]]
-    # 47 ranked players, then LATE1 (registered first) as 48th, LATE2 as 49th.
-    assert tuple(where.loc["LATE1"]) == (12, 0)
-    assert tuple(where.loc["LATE2"]) == (13, 0)
+    # 47 ranked players, then LATE1 (registered first) as 48th, LATE2 as 49th: the
+    # last three tables hold three players and a robot each (47, LATE1, LATE2 at 13).
+    assert tuple(where.loc["LATE1"]) == (13, 1)
+    assert tuple(where.loc["LATE2"]) == (13, 2)
     assert len(seating) == 52
+    robots = seating[seating["player"].str.startswith("robot-")]
+    assert sorted(robots["table"]) == [11, 12, 13]
+
+
+@pytest.mark.parametrize("avoid_repeats", [False, True])
+def test_robots_are_spread_one_a_table(avoid_repeats: bool) -> None:
+    event = pd.read_csv(SAMPLE / "big2_event.csv")
+    fewer = event[~event["player"].isin(["P17", "P18", "P19"])]
+    seating = seat_next_round(fewer, table_size=4, avoid_repeats=avoid_repeats).frame
+    robots = seating[seating["player"].str.startswith("robot-")]
+    assert len(robots) == 3
+    assert robots["table"].nunique() == 3
+
+
+def test_a_bye_never_goes_to_a_player_who_has_not_yet_played() -> None:
+    results = duplicate.read_results(SAMPLE / "big2_event.csv")
+    # 48 ranked players and one late entry: 49, tables of 4, one bye.
+    players = parse_players(pd.DataFrame({"player": ["LATE"], "registered": [1]}))
+    seating = seat_next_round(results, players=players, fill="bye", avoid_repeats=False).frame
+    byes = seating[seating["bye"]]
+    assert len(byes) == 1
+    assert byes["player"].iloc[0] != "LATE"
+    assert "LATE" in set(seating.loc[~seating["bye"], "player"])
 
 
 def test_robots_are_matchpointed_but_take_no_rank_points_or_place() -> None:
@@ -215,3 +239,5 @@ def test_the_self_check_rejects_an_unfair_bye() -> None:
         check_seating(seating, ["a", "b", "c"], 2, {"c": 1})
     with pytest.raises(AssertionError, match="lost or doubled"):
         check_seating(seating, ["a", "b", "c", "d"], 2)
+    with pytest.raises(AssertionError, match="bye to a player who has not yet played"):
+        check_seating(seating, ["a", "b", "c"], 2, {}, frozenset({"c"}))

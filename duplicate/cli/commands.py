@@ -12,6 +12,7 @@ from duplicate.cli import event as event_command
 from duplicate.cli import explain as explain_command
 from duplicate.cli import game_score as game_score_command
 from duplicate.cli import leaderboard as leaderboard_command
+from duplicate.cli import printing as print_command
 from duplicate.cli import report as report_command
 from duplicate.cli import rules as rules_command
 from duplicate.cli import score as score_command
@@ -85,5 +86,6 @@ for module in (
     rules_command,
     import_command,
     event_command,
+    print_command,
 ):
     module.register(app)

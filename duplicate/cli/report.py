@@ -87,8 +87,7 @@ def heading(results: str) -> str:
 
     if results == "-" or not is_event(results):
         return ""
-    event = load_event(results)
-    return " · ".join(part for part in (event.name, event.date, event.venue) if part)
+    return load_event(results).heading()
 
 
 def write_site(output: str, pages: dict[str, str]) -> Written:

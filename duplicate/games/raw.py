@@ -31,6 +31,10 @@ class RawColumns:
 
     def __post_init__(self) -> None:
         self.raw = self.raw.reset_index(drop=True)
+        # Rows with a bad cell, and whether a needed column is missing: a table's checks
+        # leave out what cannot be judged, so that every problem is listed at once.
+        self._bad_rows = np.zeros(len(self.raw), dtype=bool)
+        self._incomplete = False
         self._names = header_map(self.raw)
         # The header each column was found under (say 剩余牌数 for cards_left).
         self._found: dict[str, object] = {}
@@ -46,6 +50,7 @@ class RawColumns:
         if column is not None:
             self._found[names[0]] = column
         if column is None:
+            self._incomplete |= required
             if required:
                 self.problems.append(
                     Problem(
@@ -65,6 +70,7 @@ class RawColumns:
         )
 
     def flag(self, bad: np.ndarray, name: str, message: str, hint: str) -> None:
+        self._bad_rows |= bad
         rows = self.results.frame["row"].to_numpy()
         column = self._found.get(name)
         values = self.raw[column].astype("str").to_numpy() if column is not None else None
@@ -127,7 +133,13 @@ class RawColumns:
     def group_problem(
         self, bad_groups: np.ndarray, groups: IntArray, message: str, hint: str
     ) -> None:
-        """One problem per table-deal in `bad_groups` (a mask over group codes), naming its rows."""
+        """One problem per table-deal in `bad_groups` (a mask over group codes), naming its
+        rows; a table with a bad cell, or any table when a column is missing, is left to
+        those problems."""
+        if self._incomplete:
+            return
+        judged = np.bincount(groups[self._bad_rows], minlength=len(bad_groups)) == 0
+        bad_groups = bad_groups & judged[: len(bad_groups)]
         frame = self.results.frame
         for g in np.flatnonzero(bad_groups):
             members = frame[groups == g]

@@ -38,7 +38,6 @@ def big2_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntArray
     cards = cols.integers(BIG2["cards_left"], 0, 13)
     opened = cols.flags(BIG2["open"])
     doubled = cols.flags(BIG2["doubled"])
-    cols.check()
     codes, tables = table_deals(results)
     winners = sum_by(codes, cards == 0, tables)
     cols.group_problem(
@@ -67,7 +66,6 @@ def doudizhu_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntA
     rocket = cols.flags(DOUDIZHU["rocket"])
     spring = cols.flags(DOUDIZHU["spring"])
     won = cols.flags(DOUDIZHU["won"], required=True)
-    cols.check()
     codes, tables = table_deals(results)
     landlord = role == "landlord"
     landlords = sum_by(codes, landlord, tables)
@@ -113,7 +111,6 @@ def paohuzi_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntAr
     someone_won = bool(winner.any())
     huxi = cols.integers(PAOHUZI["huxi"], 0, None, where=winner, required=someone_won)
     fan = cols.integers(PAOHUZI["fan"], 1, None, where=winner, required=someone_won)
-    cols.check()
     codes, tables = table_deals(results)
     cols.group_problem(
         sum_by(codes, winner, tables) > 1,

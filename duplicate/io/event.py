@@ -49,6 +49,10 @@ class Event:
     table_size: int
     venue: str = ""
 
+    def heading(self) -> str:
+        """The line that heads every page: title, date and venue."""
+        return " · ".join(part for part in (self.name, self.date, self.venue) if part)
+
     def to_toml(self) -> str:
         return (
             "[event]\n"

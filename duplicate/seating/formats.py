@@ -112,8 +112,10 @@ def seat_partners(
     history: History | None = None,
     avoid_repeats: bool = False,
     window: int | None = None,
+    newcomers: frozenset[object] = frozenset(),
 ) -> tuple[pd.DataFrame, SeatingReport]:
-    """Seat partnerships opposite each other, two units a table."""
+    """Seat partnerships opposite each other, two units a table (a unit is new when
+    both partners are)."""
     units = partner_units(field, partners)
     labels = (units["first"] + UNIT_SEPARATOR + units["second"]).tolist()
     unit_of = {
@@ -142,6 +144,11 @@ def seat_partners(
         history=unit_history,
         avoid_repeats=avoid_repeats,
         window=window,
+        newcomers=frozenset(
+            label
+            for first, second, label in zip(units["first"], units["second"], labels, strict=True)
+            if first in newcomers and second in newcomers
+        ),
     )
     members = _members(seated["player"].astype(str))
     rows = []
@@ -153,7 +160,7 @@ def seat_partners(
     out = pd.concat(rows, ignore_index=True).sort_values(
         ["bye", "table", "seat"], kind="stable", ignore_index=True
     )
-    check_seating(out, field, PAIR_SEATS)
+    check_seating(out, field, PAIR_SEATS, robots_apart=False)
     # The report counted units; a robot unit is two robots.
     return out[list(SEATING_COLUMNS)], replace(report, robots=2 * report.robots)
 
@@ -193,6 +200,6 @@ def seat_versus_robots(
             "bye": False,
         }
     )
-    check_seating(out, field, k)
+    check_seating(out, field, k, robots_apart=False)
     report = SeatingReport(section, round_no, n, 0, n * (k - 1), 0, 0, 0, 0)
     return out[list(SEATING_COLUMNS)], report

@@ -100,6 +100,7 @@ def seat_next_round(
         section: str = "",
         byes: dict[object, int] | None = None,
         history: History | None = None,
+        newcomers: frozenset[object] = frozenset(),
     ) -> tuple[pd.DataFrame, SeatingReport]:
         if versus_robots:
             return seat_versus_robots(field, table_size, round_no, section=section)
@@ -111,6 +112,7 @@ def seat_next_round(
             "history": history,
             "avoid_repeats": avoid_repeats,
             "window": window,
+            "newcomers": newcomers,
         }
         if partners is not None:
             if table_size != PAIR_TABLE:
@@ -143,12 +145,16 @@ def seat_next_round(
             cut += [str(p) for p in ranked.iloc[keep:]]
             ranked = ranked.iloc[:keep]
         in_section = frame[frame["section"] == section]
+        field = field_order(list(ranked), players)
+        have_played = {str(p) for p in ranked}
         part, report = seat_section(
-            field_order(list(ranked), players),
+            field,
             next_round,
             section,
             {str(p): n for p, n in byes_from_results(in_section).items()},
             history_from_results(in_section) if data.has_table else None,
+            # Late entries, who have no result yet: they do not sit out their first round.
+            frozenset(p for p in field if str(p) not in have_played),
         )
         parts.append(part)
         reports.append(report)

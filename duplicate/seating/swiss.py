@@ -61,13 +61,21 @@ def random_order(players: Sequence[object], seed: int) -> list[object]:
     return [ordered[i] for i in permutation]
 
 
-def choose_byes(order: Sequence[object], count: int, byes_so_far: dict[object, int]) -> set[object]:
-    """The `count` players to sit out: fewest byes so far first, then the lowest ranked."""
+def choose_byes(
+    order: Sequence[object],
+    count: int,
+    byes_so_far: dict[object, int],
+    newcomers: frozenset[object] = frozenset(),
+) -> set[object]:
+    """The `count` players to sit out: players who have played before newcomers (a
+    late entry does not sit out its first round), then the fewest byes so far, then
+    the lowest ranked."""
     if count == 0:
         return set()
     had = np.array([byes_so_far.get(p, 0) for p in order], dtype=np.int64)
+    new = np.array([p in newcomers for p in order], dtype=bool)
     rank = np.arange(len(order), dtype=np.int64)
-    chosen = np.lexsort((-rank, had))[:count]
+    chosen = np.lexsort((-rank, had, new))[:count]
     return {order[i] for i in chosen}
 
 
@@ -143,8 +151,13 @@ def seat_field(
     history: History | None = None,
     avoid_repeats: bool = False,
     window: int | None = None,
+    newcomers: frozenset[object] = frozenset(),
 ) -> tuple[pd.DataFrame, SeatingReport]:
     """One row per seat (and one per bye) for players given in standings order.
+
+    A field that does not fill its tables gets one robot at each of its last tables
+    (never a table of robots), or byes (`fill="bye"`; never to one of `newcomers`, the
+    players who have not yet played, while someone who has can sit out).
 
     With `avoid_repeats` and a `history`, tables avoid repeated tablemates (exact within
     `window` ranks; see rematch.default_window), then stay nearest the snake, then balance seats;
@@ -156,9 +169,9 @@ def seat_field(
     short = -len(players) % k
     byes: set[object] = set()
     if short and fill == "robot":
-        players += [f"{ROBOT_PREFIX}{i}" for i in range(1, short + 1)]
+        players = spread_robots(players, k)
     elif short and fill == "bye":
-        byes = choose_byes(players, len(players) % k, byes_so_far or {})
+        byes = choose_byes(players, len(players) % k, byes_so_far or {}, newcomers)
         players = [p for p in players if p not in byes]
     elif short:
         raise UsageError(f"fill must be 'robot' or 'bye', not {fill!r}")
@@ -168,6 +181,14 @@ def seat_field(
         dtype=np.int64,
     )
     met = _met_keys(history, players) if history is not None else np.zeros(0, np.int64)
+    # Robots have met nobody; the search treats two robots as having met, so that it
+    # never puts them at one table (each robot completes a different table).
+    robot_codes = np.flatnonzero(codes < 0)
+    search_codes = np.arange(len(players), dtype=np.int64) if len(robot_codes) else codes
+    robot_a, robot_b = np.triu_indices(len(robot_codes), 1)
+    search_met = np.union1d(
+        met, pair_keys(robot_codes[robot_a], robot_codes[robot_b], len(players))
+    )
     rule_repeats = int(repeats_in(_rank_rows(table, codes, k), met, len(players)).sum())
     moved = np.zeros(len(players), dtype=np.int64)
     note = ""
@@ -179,7 +200,7 @@ def seat_field(
             )
         note = f"tables of {k} are too large for the repeat-avoiding search: the snake kept"
     elif avoid_repeats and history is not None and len(players):
-        best = assign_tables(codes, k, met, len(players), window)
+        best = assign_tables(search_codes, k, search_met, len(players), window)
         moved = np.abs(best - (table - 1))
         table = best + 1
         members = _rank_rows(table, codes, k)
@@ -226,7 +247,7 @@ def seat_field(
         }
     )
     out = pd.concat([seated.sort_values(["table", "seat"]), sitting_out], ignore_index=True)
-    check_seating(out, order, k, byes_so_far or {})
+    check_seating(out, order, k, byes_so_far or {}, newcomers)
     return out[list(SEATING_COLUMNS)], report
 
 
@@ -269,11 +290,16 @@ def check_seating(
     field: Sequence[object],
     k: int,
     byes_so_far: dict[object, int] | None = None,
+    newcomers: frozenset[object] = frozenset(),
+    robots_apart: bool = True,
 ) -> None:
     """The seating's own guarantees; a failure here is a defect, not bad input.
 
-    Every player of the field exactly once, every table full, one player per seat, and
-    no bye to a player who has had more byes than one who plays.
+    Every player of the field exactly once, every table full, one player per seat, at
+    most one robot a table when there are humans to fill it (`robots_apart`: not for
+    pairs, whose robots come two by two, nor play against robots), no bye to a newcomer while
+    a player who has played plays, and no bye to a player who has had more byes than
+    one who plays.
     """
     humans = seating[~is_robot(seating["player"])]
     at_tables = seating[~seating["bye"]]
@@ -283,10 +309,32 @@ def check_seating(
         raise AssertionError("seating left a table short")
     if at_tables.duplicated(["table", "seat"]).any():
         raise AssertionError("seating put two players in one seat")
-    if byes_so_far is not None and seating["bye"].any() and not seating["bye"].all():
-        had = humans["player"].map(byes_so_far).fillna(0)
-        if had[humans["bye"]].max() > had[~humans["bye"]].min():
+    robots = at_tables[is_robot(at_tables["player"])]
+    crowded = robots["table"].duplicated().any() and len(robots) < at_tables["table"].nunique()
+    if robots_apart and crowded:
+        raise AssertionError("seating put two robots at one table")
+    new = humans["player"].isin(newcomers)
+    if (humans["bye"] & new).any() and (~humans["bye"] & ~new).any():
+        raise AssertionError("seating gave a bye to a player who has not yet played")
+    played = humans[~new]
+    if byes_so_far is not None and played["bye"].any() and not played["bye"].all():
+        had = played["player"].map(byes_so_far).fillna(0)
+        if had[played["bye"]].max() > had[~played["bye"]].min():
             raise AssertionError("seating gave a bye to a player who had more than another")
+
+
+def spread_robots(players: list[object], k: int) -> list[object]:
+    """The field in standings order with robots completing its last tables, one robot
+    at each: `short` tables of k - 1 players and a robot, after the full ones."""
+    short = -len(players) % k
+    tables = (len(players) + short) // k
+    full = (tables - short) * k
+    robots = [f"{ROBOT_PREFIX}{i}" for i in range(1, short + 1)]
+    rest = players[full:]
+    spread: list[object] = list(players[:full])
+    for j, robot in enumerate(robots):
+        spread += [*rest[j * (k - 1) : (j + 1) * (k - 1)], robot]
+    return spread
 
 
 def byes_from_results(frame: pd.DataFrame) -> dict[object, int]:

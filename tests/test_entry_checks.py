@@ -198,3 +198,16 @@ def test_game_score_lists_every_problem_at_once(tmp_path: Path) -> None:
     assert "row 2, column 'cards_left': 'x' is not a whole number 0 to 13" in err
     assert "rows 6, 7, 8, 9: round 1, deal 3, table 1: needs exactly one player" in err
     assert "2 problems found" in err
+
+
+@pytest.mark.parametrize("command", [["standings"], ["score"], ["seat", "-k", "4"]])
+def test_excel_on_every_command_that_writes_csv(command: list[str]) -> None:
+    def output(*extra: str) -> bytes:
+        result = runner.invoke(app, [*command, str(EVENT), "-o", "-", *extra])
+        assert result.exit_code == 0, result.stderr
+        return result.stdout_bytes
+
+    plain = output()
+    assert output("--excel") == b"\xef\xbb\xbf" + plain.replace(b"\n", b"\r\n")
+    assert output("--excel") == output("--format", "excel")
+    assert run(*command, EVENT, "--excel", "--format", "json")[0] == 2

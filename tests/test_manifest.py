@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
 
+import duplicate
 from duplicate.cli import app
-from tests.conftest import GOLDEN, SAMPLE
+from tests.conftest import GOLDEN, ROOT, SAMPLE
 
 runner = CliRunner()
 CASE = GOLDEN / "adjustments"
@@ -156,3 +159,59 @@ def test_seat_manifest_counts_the_rows_each_file_has(tmp_path: Path) -> None:
     assert runner.invoke(app, args).exit_code == 0
     inputs = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["inputs"]
     assert [(i["role"], i["rows"]) for i in inputs] == [("players", 4), ("partners", 2)]
+
+
+def _duplicate(*args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "duplicate", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+    )
+
+
+def test_manifest_check_hashes_again_and_runs_again(tmp_path: Path) -> None:
+    results = tmp_path / "results.csv"
+    results.write_bytes((ROOT / "sample_data" / "big2_event.csv").read_bytes())
+    done = _duplicate(
+        "standings", "results.csv", "-o", "standings.csv", "--manifest", "run.json", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    recorded = json.loads((tmp_path / "run.json").read_text())
+    assert recorded["command_line"] == [
+        "standings", "results.csv", "-o", "standings.csv", "--manifest", "run.json"
+    ]  # fmt: skip
+    check = _duplicate("manifest", "check", "run.json", cwd=tmp_path)
+    assert check.returncode == 0, check.stderr
+    assert "same  re-run output  standings.csv" in check.stdout
+    assert "all 6 checks agree" in check.stderr
+    # An input changed since: said, and the exit is 1.
+    results.write_text(results.read_text().replace("1,1,1,0,P17,-385,", "1,1,1,0,P17,9000,"))
+    check = _duplicate("manifest", "check", "run.json", cwd=tmp_path)
+    assert check.returncode == 1
+    assert "DIFFERS  input results  results.csv  recorded" in check.stdout
+    assert "DIFFERS  re-run output  standings.csv" in check.stdout
+
+
+def test_manifest_check_of_a_library_run_and_of_other_files(tmp_path: Path) -> None:
+    results = duplicate.read_results(ROOT / "sample_data" / "big2_event.csv")
+    rules = duplicate.Rules()
+    out = tmp_path / "standings.csv"
+    written = duplicate.write_table(duplicate.standings(results, rules), out, rules, "standings")
+    duplicate.write_manifest(
+        str(tmp_path / "run.json"),
+        command="standings",
+        rules=rules,
+        inputs=[
+            duplicate.input_record("results", str(ROOT / "sample_data" / "big2_event.csv"), 1152)
+        ],
+        outputs=written,
+    )
+    result = CliRunner().invoke(app, ["manifest", "check", str(tmp_path / "run.json")])
+    assert result.exit_code == 0, result.stderr
+    assert "not run again" in result.stderr
+    (tmp_path / "other.json").write_text('{"a": 1}')
+    result = CliRunner().invoke(app, ["manifest", "check", str(tmp_path / "other.json")])
+    assert result.exit_code == 1
+    assert "is not a duplicate manifest" in result.stderr

@@ -102,3 +102,27 @@ def test_printing_needs_an_event_and_a_published_seating(tmp_path: Path) -> None
     code, _, err = run("print", tmp_path, "--what", "table-cards", "-o", tmp_path / "x.pdf")
     assert code == 2
     assert "is not an event folder" in err
+
+
+def test_the_event_log_chains_every_publication(event: Path, tmp_path: Path) -> None:
+    import json
+
+    out = tmp_path / "tables.pdf"
+    assert run("print", event, "--what", "table-cards", "-o", out)[0] == 0
+    assert run("report", event, "-o", tmp_path / "site")[0] == 0
+    entries = [json.loads(line) for line in (event / "log.jsonl").read_text().splitlines()]
+    assert [e["action"] for e in entries] == [
+        "init",
+        "add",
+        "add",
+        "seating",
+        "print table-cards",
+        "report",
+    ]
+    import hashlib
+
+    assert entries[4]["outputs"] == [
+        {"path": str(out), "sha256": hashlib.sha256(out.read_bytes()).hexdigest()}
+    ]
+    status = json.loads(run("event", "status", event)[1])
+    assert status["log"] == {"entries": 6, "chain_intact": True}

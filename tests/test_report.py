@@ -115,3 +115,28 @@ def test_an_adjustment_naming_no_result_stops_the_report(tmp_path: Path) -> None
     assert result.exit_code == 1
     assert "no result for player 'P1' on round 9" in result.stderr
     assert not (tmp_path / "site").exists()
+
+
+def test_the_report_names_players_and_speaks_chinese(tmp_path: Path) -> None:
+    players = tmp_path / "players.csv"
+    players.write_text("选手,姓名,俱乐部\nA,郭涛,东城棋牌社\nB,李娜,\nC,,\nD,,\n", encoding="utf-8")
+    site = tmp_path / "site"
+    case = GOLDEN / "adjustments"
+    result = runner.invoke(
+        app,
+        [
+            "report", str(case / "results.csv"), "-o", str(site), "--lang", "zh",
+            "--adjustments", str(case / "adjustments.csv"), "--players", str(players),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    index = (site / "index.html").read_text()
+    assert '<th scope="col">姓名</th><th scope="col">俱乐部</th>' in index
+    assert "<td>郭涛</td><td>东城棋牌社</td>" in index
+    rules = (site / "rules.html").read_text()
+    assert "<td>指定MP得分率</td>" in rules
+    assert "<td>成绩作废</td>" in rules
+    assert '<th scope="row">并列时的名次</th><td>competition</td>' in rules
+    player = (site / "players" / "1.html").read_text()
+    assert '<text class="axis"' in player
+    assert ">轮次</text>" in player or ">轮</text>" in player

@@ -157,8 +157,11 @@ def test_a_stage_site_shows_standings_eliminations_and_chips(
     assert shown == ["F", "B", EVIL, "E", "张三", "D"]
     browser.find_element(By.LINK_TEXT, EVIL).click()
     assert browser.find_element(By.TAG_NAME, "h1").text == f"Player {EVIL}"
-    labels = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "svg.chips-chart text")]
+    chart = "svg.chips-chart"
+    labels = [t.text for t in browser.find_elements(By.CSS_SELECTOR, f"{chart} text:not(.axis)")]
     assert labels[::2] == ["1600", "900", "1700"]
+    axes = [t.text for t in browser.find_elements(By.CSS_SELECTOR, f"{chart} text.axis")]
+    assert axes == ["Hand", "Chips"]
     assert len(browser.find_elements(By.CSS_SELECTOR, "table.payments tbody tr")) == 4
     browser.find_element(By.LINK_TEXT, "Eliminations").click()
     order = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "ol.timeline a")]

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from duplicate.cli import process
-from duplicate.cli.common import EXIT_IO
+from duplicate.cli.common import EXIT_IO, _state
 
 
 def __getattr__(name: str) -> Any:
@@ -25,6 +25,8 @@ def main() -> None:
     with typer's CliRunner): the process is then left as it is."""
     process.guard_signals()
     process.tune()
+    # Recorded in manifests, so that `duplicate manifest check` can run it again.
+    _state["command_line"] = list(sys.argv[1:])
     try:
         sys.modules[__name__].app()
     except SystemExit as done:

@@ -8,8 +8,10 @@ from typing import Annotated
 import typer
 
 from duplicate.cli.common import (
+    ExcelOpt,
     FormatOpt,
     OutputOpt,
+    as_excel,
     input_files,
     refuse_overwriting_inputs,
     reports_errors,
@@ -45,6 +47,7 @@ def import_session(
     ],
     output: OutputOpt = None,
     fmt: FormatOpt = None,
+    excel: ExcelOpt = False,
     source_format: Annotated[
         SessionFormat | None,
         typer.Option("--from", help="pbn or usebio. Default: by the suffix, then the content."),
@@ -85,7 +88,12 @@ def import_session(
     refuse_overwriting_inputs(manifest, input_files(session), "--manifest")
     rules = Rules()
     written = emit(
-        table, output=output, fmt=fmt, rules=rules, kind="results", inputs=input_files(session)
+        table,
+        output=output,
+        fmt=as_excel(fmt, excel),
+        rules=rules,
+        kind="results",
+        inputs=input_files(session),
     )
     if manifest is not None:
         write_manifest(

@@ -12,6 +12,7 @@ from duplicate.cli import event as event_command
 from duplicate.cli import explain as explain_command
 from duplicate.cli import game_score as game_score_command
 from duplicate.cli import leaderboard as leaderboard_command
+from duplicate.cli import manifest_check as manifest_command
 from duplicate.cli import printing as print_command
 from duplicate.cli import report as report_command
 from duplicate.cli import rules as rules_command
@@ -87,5 +88,6 @@ for module in (
     import_command,
     event_command,
     print_command,
+    manifest_command,
 ):
     module.register(app)

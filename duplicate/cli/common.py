@@ -131,6 +131,19 @@ FormatOpt = Annotated[
         "json, or table (for a person). Default: from -o.",
     ),
 ]
+ExcelOpt = Annotated[
+    bool,
+    typer.Option("--excel", help="CSV as Excel opens it: UTF-8 with a BOM, CRLF (--format excel)."),
+]
+
+
+def as_excel(fmt: OutputFormat | None, excel: bool) -> OutputFormat | None:
+    """The output format, Excel's CSV when --excel asks for it (CSV output only)."""
+    if excel and fmt not in (None, OutputFormat.csv, OutputFormat.excel):
+        raise UsageError(f"--excel writes CSV; it does not go with --format {fmt.value}")
+    return OutputFormat.excel if excel else fmt
+
+
 EncodingOpt = Annotated[
     str | None,
     typer.Option("--encoding", help="Text encoding of a CSV input. Default: UTF-8, else GB18030."),

@@ -9,8 +9,10 @@ import typer
 
 from duplicate.cli.common import (
     EncodingOpt,
+    ExcelOpt,
     FormatOpt,
     OutputOpt,
+    as_excel,
     input_files,
     read_table,
     refuse_overwriting_inputs,
@@ -43,6 +45,7 @@ def game_score(
     game: Annotated[Game, typer.Option("--game", "-g", help="big2, doudizhu or paohuzi.")],
     output: OutputOpt = None,
     fmt: FormatOpt = None,
+    excel: ExcelOpt = False,
     min_huxi: Annotated[
         int | None,
         whole_option("--min-huxi", help="Paohuzi: the event's minimum huxi to win. Default 15."),
@@ -73,7 +76,7 @@ def game_score(
     written = emit(
         scored_raw(results, table, game.value, rules),
         output=output,
-        fmt=fmt,
+        fmt=as_excel(fmt, excel),
         rules=rules,
         kind="results",
         inputs=input_files(raw, rules=rules),

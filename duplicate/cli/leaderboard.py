@@ -8,8 +8,10 @@ import typer
 
 from duplicate.cli.common import (
     EncodingOpt,
+    ExcelOpt,
     FormatOpt,
     OutputOpt,
+    as_excel,
     read_table,
     refuse_overwriting_inputs,
     reports_errors,
@@ -38,6 +40,7 @@ def leaderboard(
     ] = "xiangqi",
     output: OutputOpt = None,
     fmt: FormatOpt = None,
+    excel: ExcelOpt = False,
     encoding: EncodingOpt = None,
     manifest: ManifestOpt = None,
 ) -> None:
@@ -59,7 +62,7 @@ def leaderboard(
     written = emit(
         rank(table, load_scheme(scheme), source_name(games)),
         output=output,
-        fmt=fmt,
+        fmt=as_excel(fmt, excel),
         rules=Rules(),
         kind="leaderboard",
         inputs=[games],

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from duplicate.io.manifest import adjustment_records, input_record, write_manifest
+from duplicate.io import manifest as manifest_io
+from duplicate.io.manifest import adjustment_records, input_record
 
 __all__ = ["ManifestOpt", "adjustment_records", "input_record", "results_records", "write_manifest"]
 
@@ -28,3 +29,18 @@ def results_records(
     if adjustments and corrections is not None:
         records.append(input_record("adjustments", adjustments, len(corrections.frame)))
     return records
+
+
+def write_manifest(path: str, **record: Any) -> None:
+    """io.manifest.write_manifest, with the command line of this run (so that
+    `duplicate manifest check` can run it again)."""
+    manifest_io.write_manifest(path, **record, command_line=command_line())
+
+
+def command_line() -> list[str]:
+    """This run's arguments after `duplicate`, as the program was started with them
+    (`main` keeps them); empty when a command is called inside another program."""
+    from duplicate.cli.common import _state
+
+    words: list[str] = _state.get("command_line", [])
+    return list(words)

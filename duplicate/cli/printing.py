@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -40,7 +41,7 @@ def print_event(
     Example: duplicate print spring --what table-cards -o round3-tables.pdf
     """
     from duplicate.errors import UsageError
-    from duplicate.io.event import event_rules, is_event, load_event
+    from duplicate.io.event import event_rules, is_event, load_event, record_outputs
     from duplicate.io.read import read_raw, read_results
     from duplicate.io.write import write_atomic
     from duplicate.report import printed
@@ -64,6 +65,7 @@ def print_event(
         draw = printed.table_cards if what is Printed.table_cards else printed.seating_list
         data = draw(seating.fillna(""), heading, names)
     write_atomic(output, data)
+    record_outputs(folder, f"print {what.value}", [(output, hashlib.sha256(data).hexdigest())])
     stderr.print(f"wrote {what.value} to {output}")
 
 
@@ -83,17 +85,12 @@ def published_seating(folder: Path, round_number: int | None) -> Path:
 
 
 def player_names(folder: Path) -> dict[str, str]:
-    """Player id -> name from the event's players file (a name or 姓名 column)."""
+    """Player id -> name from the event's players file."""
     from duplicate.io.read import read_raw
-    from duplicate.model.columns import header_map
+    from duplicate.seating.players import player_details
 
     path = folder / "players.csv"
     if not path.exists():
         return {}
-    raw, _ = read_raw(path)
-    columns = header_map(raw)
-    player = columns.get("player", columns.get("选手", columns.get("牌手")))
-    name = columns.get("name", columns.get("姓名"))
-    if player is None or name is None:
-        return {}
-    return dict(zip(raw[player].astype(str), raw[name].astype(str), strict=True))
+    details = player_details(read_raw(path)[0])
+    return dict(zip(details["player"], details["name"], strict=True))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -52,6 +53,14 @@ def report(
     adjustments: AdjustmentsOpt = None,
     encoding: EncodingOpt = None,
     manifest: ManifestOpt = None,
+    players: Annotated[
+        Path | None,
+        typer.Option(
+            "--players",
+            help="A players file whose name and club columns the standings show "
+            "(default: an event folder's).",
+        ),
+    ] = None,
     *,
     rules: Rules,
 ) -> None:
@@ -59,6 +68,7 @@ def report(
 
     Example: duplicate report results.csv -o site --lang zh
     """
+    from duplicate.io.event import is_event, record_outputs
     from duplicate.report.data import report_data
     from duplicate.report.pages import build_site
 
@@ -68,8 +78,12 @@ def report(
     with working(f"reading {results}"):
         data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
     with working("building the report"):
-        pages = build_site(report_data(data, rules, corrections), lang.value, heading(results))
+        people = _people(results, players, encoding)
+        site = report_data(data, rules, corrections)
+        pages = build_site(site, lang.value, heading(results), people)
     written = write_site(output, pages)
+    if results != "-" and is_event(results):
+        record_outputs(results, "report", [(written.path, written.sha256)])
     if manifest is not None:
         write_manifest(
             manifest,
@@ -79,6 +93,18 @@ def report(
             outputs=[written],
             adjustments=adjustment_records(corrections),
         )
+
+
+def _people(results: str, players: Path | None, encoding: str | None) -> Any:
+    """Names and clubs from the players file (given, or an event folder's), or None."""
+    from duplicate.io.event import is_event
+    from duplicate.io.read import read_raw
+    from duplicate.seating.players import player_details
+
+    if players is None and results != "-" and is_event(results):
+        registered = Path(results) / "players.csv"
+        players = registered if registered.is_file() else None
+    return None if players is None else player_details(read_raw(players, encoding)[0])
 
 
 def heading(results: str) -> str:

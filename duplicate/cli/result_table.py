@@ -11,10 +11,12 @@ from duplicate.cli.common import (
     EncodingOpt,
     Engine,
     EngineOpt,
+    ExcelOpt,
     FormatOpt,
     OutputOpt,
     ResultsArg,
     SchedulerOpt,
+    as_excel,
     input_files,
     max_rows,
     read_inputs,
@@ -48,6 +50,7 @@ def result_table_command(
         results: ResultsArg,
         output: OutputOpt = None,
         fmt: FormatOpt = None,
+        excel: ExcelOpt = False,
         encoding: EncodingOpt = None,
         engine: EngineOpt = Engine.local,
         scheduler: SchedulerOpt = None,
@@ -77,7 +80,9 @@ def result_table_command(
             rows = len(data.frame)
         inputs = input_files(results, adjustments, rules=rules)
         refuse_overwriting_inputs(manifest, inputs, "--manifest")
-        written = emit(table, output=output, fmt=fmt, rules=rules, kind=kind, inputs=inputs)
+        written = emit(
+            table, output=output, fmt=as_excel(fmt, excel), rules=rules, kind=kind, inputs=inputs
+        )
         if manifest is not None:
             write_manifest(
                 manifest,

@@ -11,10 +11,12 @@ import typer
 from duplicate.cli.common import (
     AdjustmentsOpt,
     EncodingOpt,
+    ExcelOpt,
     Fill,
     FormatOpt,
     OutputOpt,
     SeatingOrder,
+    as_excel,
     input_files,
     read_inputs,
     read_table,
@@ -96,6 +98,7 @@ def seat(
     output: OutputOpt = None,
     manifest: ManifestOpt = None,
     fmt: FormatOpt = None,
+    excel: ExcelOpt = False,
     encoding: EncodingOpt = None,
     tie_rule: Annotated[
         TieRuleChoice,
@@ -125,7 +128,7 @@ def seat(
 
     Round 1: duplicate seat --players players.csv --round 1 --seed 2026
     """
-    from duplicate.io.event import is_event
+    from duplicate.io.event import is_event, record_outputs
     from duplicate.io.read import source_name
     from duplicate.seating.formats import parse_partners
     from duplicate.seating.next_round import seat_next_round
@@ -148,10 +151,13 @@ def seat(
         pairs = parse_partners(raw, source_name(partners))
         side_rows["partners"] = (str(partners), len(raw))
     field = None
-    if players is None and results is not None and is_event(results):
+    event = results if results is not None and is_event(results) else None
+    if players is None and event is not None:
         # An event folder's registered players, unless others are given.
-        registered = Path(results) / "players.csv"
+        registered = Path(event) / "players.csv"
         players = registered if registered.is_file() else None
+    if round_no == 1 and event is not None:
+        results = None  # round 1 of an event is drawn from its players
     if players is not None:
         raw, _ = read_table(players, encoding)
         field = parse_players(raw, source_name(players))
@@ -205,12 +211,14 @@ def seat(
     written = emit(
         seating.frame,
         output=output,
-        fmt=fmt,
+        fmt=as_excel(fmt, excel),
         rules=rules,
         kind="seating",
         inputs=inputs,
         notes=notes,
     )
+    if event is not None and written:
+        record_outputs(event, "seating", [(w.path, w.sha256) for w in written])
     if manifest is not None:
         records = (
             results_records(results, len(data.frame), adjustments, corrections)

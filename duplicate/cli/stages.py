@@ -11,8 +11,10 @@ import typer
 
 from duplicate.cli.common import (
     EncodingOpt,
+    ExcelOpt,
     FormatOpt,
     OutputOpt,
+    as_excel,
     input_files,
     max_rows,
     read_table,
@@ -112,6 +114,7 @@ def elimination(
     rules_file: RulesFileOpt = None,
     output: OutputOpt = None,
     fmt: FormatOpt = None,
+    excel: ExcelOpt = False,
     encoding: EncodingOpt = None,
     manifest: ManifestOpt = None,
 ) -> None:
@@ -152,7 +155,12 @@ def elimination(
         _explain(explain, player_payments(result.ledger, explain), fmt)
         return
     written = emit(
-        result.standings, output=output, fmt=fmt, rules=rules, kind="standings", inputs=inputs
+        result.standings,
+        output=output,
+        fmt=as_excel(fmt, excel),
+        rules=rules,
+        kind="standings",
+        inputs=inputs,
     )
     from duplicate.io.publish import write_table
 
@@ -191,6 +199,7 @@ def final(
     rules_file: RulesFileOpt = None,
     output: OutputOpt = None,
     fmt: FormatOpt = None,
+    excel: ExcelOpt = False,
     encoding: EncodingOpt = None,
     manifest: ManifestOpt = None,
 ) -> None:
@@ -220,7 +229,9 @@ def final(
     if explain is not None:
         _explain(explain, final_hands(log, explain, schedule), fmt)
         return
-    written = emit(table, output=output, fmt=fmt, rules=rules, kind="standings", inputs=inputs)
+    written = emit(
+        table, output=output, fmt=as_excel(fmt, excel), rules=rules, kind="standings", inputs=inputs
+    )
     if manifest is not None:
         records = [input_record("hands", hands, len(log.frame))]
         write_manifest(manifest, command="final", rules=rules, inputs=records, outputs=written)

@@ -7,8 +7,10 @@ results as they were accepted, with a log that chains every change.
     DIR/rounds/round-0001.parquet ...   each round as accepted: never written over
     DIR/replaced/             an upload a corrected one replaced, kept
     DIR/seatings/round-0002.csv ...     published seatings, checked on `add`
-    DIR/log.jsonl             one line per change, each with the sha256 of its own
-                              content and of the line before it: an edit breaks it
+    DIR/log.jsonl             one line per change (init, add, replace) and per
+                              publication from the folder (seating, report, print),
+                              each with the sha256 of its own content and of the
+                              line before it: an edit breaks it
 
 Every command that reads RESULTS reads an event folder as its rounds together.
 """
@@ -171,6 +173,16 @@ def add_round(
         replaced=_record(folder, replaced) if replaced else None,
     )
     return Added(number, target, len(raw), replaced)
+
+
+def record_outputs(folder: str | Path, action: str, outputs: list[tuple[str, str]]) -> None:
+    """Chain into the event's log what was published from it (a seating, a report,
+    printed cards): each output's path and sha256 ("-" for standard output)."""
+    _log(
+        Path(folder),
+        action,
+        outputs=[{"path": path, "sha256": digest} for path, digest in outputs],
+    )
 
 
 def event_rules(folder: str | Path) -> Rules:

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from duplicate import __version__
@@ -48,10 +50,12 @@ def write_manifest(
     outputs: list[Written],
     adjustments: list[dict[str, Any]] | None = None,
     notes: dict[str, str] | None = None,
+    command_line: list[str] | None = None,
 ) -> None:
     """Write the manifest atomically as canonical JSON (sorted keys, fixed layout).
 
     Two runs on the same inputs give the same manifest but for `created`.
+    `command_line` (the arguments after `duplicate`) lets `manifest check` run it again.
     """
     from duplicate.io.write import write_atomic
 
@@ -60,6 +64,7 @@ def write_manifest(
         "tool": "duplicate",
         "version": __version__,
         "command": command,
+        "command_line": command_line or [],
         "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "rules": {"toml": rules_text, "sha256": hashlib.sha256(rules_text.encode()).hexdigest()},
         "inputs": inputs,
@@ -95,3 +100,88 @@ def adjustment_records(adjustments: Any) -> list[dict[str, Any]]:
         }
         for r in frame.to_dict("records")
     ]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of a manifest check: what was compared, and whether it agrees."""
+
+    item: str  # "input results", "output", "re-run"
+    path: str
+    recorded: str
+    now: str
+
+    @property
+    def agrees(self) -> bool:
+        return self.recorded == self.now
+
+
+def load_manifest(path: str | Path) -> dict[str, Any]:
+    from duplicate.errors import InvalidData, Problem
+
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InvalidData([Problem(str(path), f"is not a readable manifest ({exc})")]) from None
+    if not isinstance(document, dict) or document.get("tool") != "duplicate":
+        raise InvalidData([Problem(str(path), "is not a duplicate manifest")])
+    return document
+
+
+def current_sha256(path: str) -> str:
+    """The sha256 of a file, or of a folder (a report's site: its pages' listing; an
+    event or a Parquet dataset: as read), or "(missing)"."""
+    from duplicate.io.read import sha256_of
+    from duplicate.io.source import file_listing
+
+    target = Path(path)
+    if not target.exists():
+        return "(missing)"
+    if target.is_dir() and (target / "index.html").exists():
+        named = {
+            str(f.relative_to(target)): hashlib.sha256(f.read_bytes()).hexdigest()
+            for f in sorted(target.rglob("*"))
+            if f.is_file()
+        }
+        return hashlib.sha256(file_listing(named)).hexdigest()
+    return sha256_of(path)
+
+
+def file_checks(document: dict[str, Any]) -> list[Check]:
+    """Every input and output of a manifest hashed again."""
+    checks = []
+    for record in document.get("inputs", []):
+        path = str(record.get("path", ""))
+        if path != "-":
+            now = current_sha256(path)
+            checks.append(Check(f"input {record.get('role', '')}", path, record["sha256"], now))
+    for record in document.get("outputs", []):
+        path = str(record.get("path", ""))
+        if path != "-":
+            checks.append(Check("output", path, record["sha256"], current_sha256(path)))
+    return checks
+
+
+def rerun_arguments(command_line: list[str], folder: Path) -> tuple[list[str], dict[str, str]]:
+    """The recorded command with its outputs sent into `folder`: the arguments, and
+    each recorded output path -> where the new run writes it (a CSV's rules beside it)."""
+    from duplicate.io.publish import rules_sidecar
+
+    arguments: list[str] = []
+    moved: dict[str, str] = {}
+    takes_path = {"-o", "--output", "--manifest"}
+    words = iter(command_line)
+    for word in words:
+        option, _, inline = word.partition("=")
+        if option in takes_path:
+            original = inline if inline else next(words, "")
+            fresh = str(folder / f"{len(moved)}-{Path(original).name or 'out'}")
+            if original == "-":
+                fresh = "-"
+            else:
+                moved[original] = fresh
+                moved[str(rules_sidecar(original))] = str(rules_sidecar(fresh))
+            arguments += [option, fresh]
+        else:
+            arguments.append(word)
+    return arguments, moved

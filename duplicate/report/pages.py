@@ -127,16 +127,23 @@ class Pages:
 class Site(Pages):
     """Builds every page; file names come from positions, never from user text."""
 
-    def __init__(self, data: ReportData, lang: str, heading: str = "") -> None:
+    def __init__(
+        self,
+        data: ReportData,
+        lang: str,
+        heading: str = "",
+        people: pd.DataFrame | None = None,
+    ) -> None:
         super().__init__(lang, heading)
         self.data = data
+        self.standings = _with_people(data.standings, people)
         players = data.standings[["section", "player"]].astype(str)
         self.player_page = {
             (s, p): f"players/{i + 1}.html"
             for i, (s, p) in enumerate(players.itertuples(index=False))
         }
         # The standings' own columns, in their order; rank points only where they count.
-        self.standings_fields = [c for c in data.standings.columns if c != "section"]
+        self.standings_fields = [c for c in self.standings.columns if c != "section"]
         by_percentage = "percentage" in data.standings.columns
         self.traveller_fields = [
             f for f in TRAVELLER_FIELDS if not (by_percentage and f in RANK_POINT_FIELDS)
@@ -167,7 +174,7 @@ class Site(Pages):
     def index(self) -> str:
         parts = []
         # Sections in the standings' order (甲组 before 乙组).
-        for section, group in self.data.standings.groupby("section", sort=False):
+        for section, group in self.standings.groupby("section", sort=False):
             heading = f"<h2>{self.t['section']} {text(section)}</h2>" if section else ""
             link = {"player": lambda r: self.player_page[(str(r["section"]), str(r["player"]))]}
             parts.append(heading + self.table(group, self.standings_fields, "standings", link))
@@ -211,7 +218,7 @@ class Site(Pages):
 
     def player(self, key: tuple[str, str]) -> str:
         section, player = key
-        st = self.data.standings
+        st = self.standings
         me = st[(st["section"].astype(str) == section) & (st["player"].astype(str) == player)]
         summary = self.table(me, self.standings_fields, "summary")
         scores = self.data.scores
@@ -239,17 +246,51 @@ class Site(Pages):
         return self.page(f"{self.t['player']} {player}", body, 1)
 
     def rules(self) -> str:
-        body = f"<h2>{self.t['rules_used']}</h2><pre>{escape(self.data.rules.to_toml())}</pre>"
+        rules = self.data.rules
+        summary = {
+            "rule_method": rules.method,
+            "rule_tie_ranking": rules.tie_ranking,
+            "rule_deal_scope": rules.deal_scope,
+            "rule_factoring": rules.factoring,
+            "rule_rank_points": f"{rules.rank_base}; "
+            + ", ".join(str(f) for f in rules.rank_factors),
+            "rule_tie_breaks": ", ".join(self.t.get(f"by_{b}", b) for b in rules.tie_breaks),
+        }
+        rows = "".join(
+            f'<tr><th scope="row">{self.t[key]}</th><td>{escape(str(value))}</td></tr>'
+            for key, value in summary.items()
+        )
+        body = f'<h2>{self.t["rules_used"]}</h2><table class="rules">{rows}</table>'
+        body += f"<h3>{self.t['rules_in_toml']}</h3><pre>{escape(rules.to_toml())}</pre>"
         body += f"<h2>{self.t['adjustments']}</h2>"
         adjustments = self.data.adjustments
         if adjustments is None or adjustments.frame.empty:
             body += f"<p>{self.t['no_adjustments']}</p>"
         else:
-            frame = adjustments.frame.assign(value=adjustments.value_text())
+            frame = adjustments.frame.assign(
+                value=adjustments.value_text(),
+                kind=adjustments.frame["kind"].map(lambda k: self.t.get(f"kind_{k}", k)),
+            )
             body += self.table(
                 frame, ["round", "deal", "player", "kind", "value", "reason"], "adjustments"
             )
         return self.page(self.t["rules"], body, 0)
+
+
+def _with_people(standings: pd.DataFrame, people: pd.DataFrame | None) -> pd.DataFrame:
+    """The standings with each player's name and club (from a players file) after the
+    player, where the file gives any."""
+    if people is None or people.empty:
+        return standings
+    known = people.drop_duplicates("player").set_index("player")
+    ids = standings["player"].astype(str)
+    out = standings.copy()
+    at = list(out.columns).index("player") + 1
+    for column in ("club", "name"):
+        values = ids.map(known[column]).fillna("")
+        if (values != "").any():
+            out.insert(at, column, values.to_numpy())
+    return out
 
 
 def _orderable(column: pd.Series) -> pd.Series:
@@ -280,7 +321,7 @@ def line_chart(
 ) -> str:
     """An inline SVG line through (x, y), `top` drawn at the top and `bottom` at the
     bottom; each point labelled with its value, each x below."""
-    width, height, pad = 480, 220, 40
+    width, height, pad = 480, 240, 44
     last = max(len(xs) - 1, 1)
     span = (bottom - top) or 1
 
@@ -294,18 +335,28 @@ def line_chart(
     dots = "".join(
         f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4"/>'
         f'<text x="{x(i):.1f}" y="{y(v) - 8:.1f}" text-anchor="middle">{v}</text>'
-        f'<text x="{x(i):.1f}" y="{height - 12}" text-anchor="middle">{escape(label)}</text>'
+        f'<text x="{x(i):.1f}" y="{height - 26}" text-anchor="middle">{escape(label)}</text>'
         for i, (label, v) in enumerate(zip(xs, ys, strict=True))
+    )
+    # The axes' names: below, and up the left side.
+    axes = (
+        f'<text class="axis" x="{width / 2:.0f}" y="{height - 6}" '
+        f'text-anchor="middle">{escape(x_label)}</text>'
+        f'<text class="axis" x="{-height / 2:.0f}" y="14" transform="rotate(-90)" '
+        f'text-anchor="middle">{escape(y_label)}</text>'
     )
     return (
         f'<svg class="{cls}" role="img" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" aria-label="{escape(y_label)} / {escape(x_label)}">'
         f'<polyline fill="none" stroke="#2f5db3" stroke-width="2" points="{points}"/>'
-        f'<g fill="#2f5db3" font-size="12">{dots}</g></svg>'
+        f'<g fill="#2f5db3" font-size="12">{dots}</g>'
+        f'<g fill="#333" font-size="12">{axes}</g></svg>'
     )
 
 
-def build_site(data: ReportData, lang: str = "en", heading: str = "") -> dict[str, str]:
+def build_site(
+    data: ReportData, lang: str = "en", heading: str = "", people: pd.DataFrame | None = None
+) -> dict[str, str]:
     """Every page of the report, by relative path (`heading`: the event's title, date
-    and venue, shown on every page)."""
-    return Site(data, lang, heading).pages()
+    and venue, shown on every page; `people`: player, name, club from a players file)."""
+    return Site(data, lang, heading, people).pages()

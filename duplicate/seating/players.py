@@ -86,3 +86,24 @@ def field_order(standings_order: Sequence[object], players: pd.DataFrame | None)
     late = players[~players["withdrawn"] & ~players["player"].isin(have_results)]
     late = late.sort_values(["registered", "player"])
     return [p for p in ranked if p not in withdrawn] + list(late["player"])
+
+
+def player_details(raw: pd.DataFrame) -> pd.DataFrame:
+    """Each player's name and club as a players file gives them (name or 姓名; club,
+    俱乐部 or 单位), as text; empty where the file has none."""
+    columns = header_map(raw)
+    found = {
+        "player": next((columns[k] for k in ("player", "选手", "牌手") if k in columns), None),
+        "name": next((columns[k] for k in ("name", "姓名") if k in columns), None),
+        "club": next((columns[k] for k in ("club", "俱乐部", "单位") if k in columns), None),
+    }
+    if found["player"] is None:
+        return pd.DataFrame({"player": [], "name": [], "club": []}, dtype="str")
+    return pd.DataFrame(
+        {
+            key: raw[label].fillna("").astype("str").str.strip()
+            if label is not None
+            else pd.Series([""] * len(raw), dtype="str")
+            for key, label in found.items()
+        }
+    )

@@ -174,3 +174,22 @@ def test_the_report_of_an_event_names_it_on_every_page(tmp_path: Path) -> None:
     assert len(pages) > 10
     for page in pages:
         assert '<p class="event">春季杯 · 2026-12-05 · 老年活动中心</p>' in page.read_text()
+
+
+def test_an_upload_and_the_folder_are_checked_for_typos(tmp_path: Path) -> None:
+    uploads = rounds(tmp_path)
+    folder = init(tmp_path)
+    typed = pd.read_csv(uploads[2])
+    typed.loc[0, "score"] = typed.loc[0, "score"] * 10
+    wrong = tmp_path / "round2.csv"
+    typed.to_csv(wrong, index=False)
+    assert run("event", "add", folder, uploads[1])[0] == 0
+    code, _, err = run("event", "add", folder, wrong)
+    assert code == 0
+    assert "warning:" in err
+    assert "not 0" in err
+    # validate on the folder knows the event's game (big2: zero-sum tables).
+    code, _, err = run("validate", folder)
+    assert code == 0
+    assert "scores add up to" in err
+    assert run("validate", folder, "--strict")[0] == 1

@@ -1,5 +1,5 @@
 """Printed material for the venue: table cards, a seating list and score cards as PDF,
-read back by their text and a page looked at as an image."""
+read back by their text; a table card is kept as test-artifacts/printed-table-card.png."""
 
 from __future__ import annotations
 
@@ -68,7 +68,9 @@ def test_table_cards_one_page_per_table(event: Path, tmp_path: Path) -> None:
     assert "郭涛" in "".join(text)
     # One page as an image: dark glyphs on white, in the page's upper half.
     image = pdfium.PdfDocument(str(out))[0].render(scale=1).to_pil().convert("L")
-    image.save(tmp_path / "table-card.png")
+    # Kept for a person to look at, as the report's screenshot is.
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    image.save(ROOT / "test-artifacts" / "printed-table-card.png")
     width, height = image.size
     histogram = image.crop((0, 0, width, height // 2)).histogram()
     assert sum(histogram[:128]) > 500

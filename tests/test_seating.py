@@ -241,3 +241,13 @@ def test_the_self_check_rejects_an_unfair_bye() -> None:
         check_seating(seating, ["a", "b", "c", "d"], 2)
     with pytest.raises(AssertionError, match="bye to a player who has not yet played"):
         check_seating(seating, ["a", "b", "c"], 2, {}, frozenset({"c"}))
+
+
+def test_chinese_statuses_withdraw_a_player() -> None:
+    results = duplicate.read_results(SAMPLE / "big2_event.csv")
+    players = parse_players(
+        pd.DataFrame({"选手": ["P39", "P47", "P17"], "状态": ["退赛", "弃权", "在赛"]})
+    )
+    seated = set(seat_next_round(results, players=players, avoid_repeats=False).frame["player"])
+    assert {"P39", "P47"}.isdisjoint(seated)
+    assert "P17" in seated

@@ -79,9 +79,12 @@ def add(
 
     Example: duplicate event add spring round1.xlsx
     """
+    from duplicate.errors import listed_problems
     from duplicate.io.event import add_round
 
     added = add_round(folder, upload, round_number, replace, encoding, sheet())
+    for line in listed_problems(added.warnings):
+        stderr.print(f"warning: {line}")
     what = "replaced" if added.replaced else "added"
     kept = f"; the earlier upload is kept as {added.replaced}" if added.replaced else ""
     stderr.print(f"{what} round {added.round}: {added.rows} rows in {added.path}{kept}")

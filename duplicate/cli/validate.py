@@ -28,6 +28,13 @@ class EntryGame(StrEnum):
     paohuzi = "paohuzi"
 
 
+def event_game(results: str) -> str | None:
+    """An event folder's game, for its zero-sum checks."""
+    from duplicate.io.event import is_event, load_event
+
+    return load_event(results).game if results != "-" and is_event(results) else None
+
+
 def register(app: typer.Typer) -> None:
     app.command(name="validate")(validate)
 
@@ -78,7 +85,7 @@ def validate(
         if problems:
             raise InvalidData(problems)
     warn_if_nothing_compared(data, rules)
-    mistakes = entry_problems(data, game.value if game else None)
+    mistakes = entry_problems(data, game.value if game else event_game(results))
     if mistakes and strict:
         raise InvalidData(mistakes)
     for line in listed_problems(mistakes):

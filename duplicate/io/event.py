@@ -35,6 +35,7 @@ from duplicate.errors import InvalidData, Problem, UsageError
 from duplicate.io.read import read_raw, source_name
 from duplicate.io.write import atomic_path
 from duplicate.model.columns import canonical_name, closest_column
+from duplicate.model.entry_checks import entry_problems
 from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules, load_rules
@@ -126,6 +127,8 @@ class Added:
     path: Path
     rows: int
     replaced: Path | None
+    # Likely data-entry mistakes in the upload (validate's checks, with the event's game).
+    warnings: list[Problem]
 
 
 def add_round(
@@ -138,7 +141,7 @@ def add_round(
 ) -> Added:
     """Check an uploaded round against the event and store it as accepted."""
     folder = Path(folder)
-    load_event(folder)
+    event = load_event(folder)
     rules = event_rules(folder)
     raw, first_row = read_raw(upload, encoding, sheet=sheet)
     name = source_name(upload)
@@ -172,7 +175,7 @@ def add_round(
         file=_record(folder, target),
         replaced=_record(folder, replaced) if replaced else None,
     )
-    return Added(number, target, len(raw), replaced)
+    return Added(number, target, len(raw), replaced, entry_problems(results, event.game))
 
 
 def record_outputs(folder: str | Path, action: str, outputs: list[tuple[str, str]]) -> None:

@@ -55,9 +55,9 @@ def test_a_workbook_scores_as_its_csv_does(tmp_path: Path) -> None:
 def test_a_sheet_is_chosen_by_name(tmp_path: Path) -> None:
     event = chinese_event()
     book = workbook(tmp_path / "event.xlsx", {"notes": event.head(0), "results": event})
-    code, _, err = run("--sheet", "results", "validate", book)
+    code, _, err = run("validate", book, "--sheet", "results")
     assert code == 0, err
-    code, _, err = run("--sheet", "round 9", "validate", book)
+    code, _, err = run("validate", book, "--sheet", "round 9")
     assert code == 1
     assert "has no sheet named 'round 9'; its sheets: notes, results" in err
 
@@ -100,3 +100,13 @@ def test_a_broken_workbook_is_refused_cleanly(tmp_path: Path) -> None:
     assert code == 1
     assert "is not a readable .xlsx workbook" in err
     assert "Traceback" not in err
+
+
+def test_the_sheet_option_is_the_main_inputs_only(tmp_path: Path) -> None:
+    """A players file beside a workbook is read as it is, whatever --sheet names."""
+    event = chinese_event()
+    book = workbook(tmp_path / "event.xlsx", {"notes": event.head(0), "results": event})
+    players = tmp_path / "players.csv"
+    players.write_text("player\n" + "\n".join(sorted(set(event["选手"]))) + "\n")
+    code, _, err = run("seat", book, "--sheet", "results", "--players", players, "-k", "4")
+    assert code == 0, err

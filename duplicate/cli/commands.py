@@ -22,7 +22,7 @@ from duplicate.cli import stages as stages_command
 from duplicate.cli import standings as standings_command
 from duplicate.cli import validate as validate_command
 from duplicate.cli import verify as verify_command
-from duplicate.cli.common import set_debug, set_max_rows, set_sheet, whole_option
+from duplicate.cli.common import set_debug, set_max_rows, whole_option
 from duplicate.limits import MAX_ROWS
 
 app = typer.Typer(
@@ -67,7 +67,6 @@ def root(
 ) -> None:
     """Score duplicate card-game events: matchpoints, rank points, standings."""
     set_debug(debug)
-    set_sheet(sheet)
     if max_rows < 0:
         raise typer.BadParameter(f"{max_rows} is below 0", param_hint="--max-rows")
     set_max_rows(max_rows)

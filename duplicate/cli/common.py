@@ -51,7 +51,7 @@ class Messages:
 
 stderr = Messages()
 # What the options before the command (`duplicate --debug --max-rows N ...`) set.
-_state: dict[str, Any] = {"debug": False, "max_rows": MAX_ROWS, "sheet": None}
+_state: dict[str, Any] = {"debug": False, "max_rows": MAX_ROWS}
 
 
 def set_debug(debug: bool) -> None:
@@ -63,27 +63,20 @@ def set_max_rows(max_rows: int | None) -> None:
     _state["max_rows"] = None if max_rows == 0 else max_rows
 
 
-def set_sheet(sheet: str | None) -> None:
-    _state["sheet"] = sheet
-
-
-def sheet() -> str | None:
-    """The sheet of an .xlsx input to read (`duplicate --sheet NAME`), or the first."""
-    chosen: str | None = _state["sheet"]
-    return chosen
-
-
 def max_rows() -> int | None:
     """The rows an input may have: as `--max-rows` said, else the library's default."""
     limit: int | None = _state["max_rows"]
     return limit
 
 
-def read_table(path: str | Path, encoding: str | None) -> tuple[pd.DataFrame, int]:
-    """A side file (players, partners, seating, games) as read_raw reads it, bounded."""
+def read_table(
+    path: str | Path, encoding: str | None, sheet: str | None = None
+) -> tuple[pd.DataFrame, int]:
+    """A side file (players, partners, seating, games) as read_raw reads it, bounded
+    (`sheet`: of a workbook, for the command's main input)."""
     from duplicate.io.read import read_raw
 
-    return read_raw(path, encoding, max_rows(), sheet())
+    return read_raw(path, encoding, max_rows(), sheet)
 
 
 class OutputFormat(StrEnum):
@@ -144,6 +137,10 @@ def as_excel(fmt: OutputFormat | None, excel: bool) -> OutputFormat | None:
     return OutputFormat.excel if excel else fmt
 
 
+SheetOpt = Annotated[
+    str | None,
+    typer.Option("--sheet", help="The sheet of an .xlsx input to read. Default: the first."),
+]
 EncodingOpt = Annotated[
     str | None,
     typer.Option("--encoding", help="Text encoding of a CSV input. Default: UTF-8, else GB18030."),
@@ -208,12 +205,16 @@ def working(message: str, console: Console | None = None) -> AbstractContextMana
 
 
 def read_inputs(
-    results: str, adjustments: str | None, encoding: str | None, deal_scope: str
+    results: str,
+    adjustments: str | None,
+    encoding: str | None,
+    deal_scope: str,
+    sheet: str | None = None,
 ) -> tuple[Results, Adjustments | None]:
     """The results file, validated, and the corrections file if one is given."""
     from duplicate.io.read import read_adjustments, read_results
 
-    data = read_results(results, encoding, deal_scope, max_rows=max_rows(), sheet=sheet())
+    data = read_results(results, encoding, deal_scope, max_rows=max_rows(), sheet=sheet)
     note_blank_rows(data)
     return data, read_adjustments(adjustments, encoding, max_rows()) if adjustments else None
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from duplicate.cli.common import EncodingOpt, reports_errors, sheet, stderr, whole_option
+from duplicate.cli.common import EncodingOpt, SheetOpt, reports_errors, stderr, whole_option
 from duplicate.cli.rules_options import RulesFileOpt
 
 event_app = typer.Typer(
@@ -73,6 +73,7 @@ def add(
         bool, typer.Option("--replace", help="Store a corrected upload of a round.")
     ] = False,
     encoding: EncodingOpt = None,
+    sheet: SheetOpt = None,
 ) -> None:
     """Check a round's upload against the event (known players, the round's published
     seating in DIR/seatings, the rounds before) and store it as accepted.
@@ -82,7 +83,7 @@ def add(
     from duplicate.errors import listed_problems
     from duplicate.io.event import add_round
 
-    added = add_round(folder, upload, round_number, replace, encoding, sheet())
+    added = add_round(folder, upload, round_number, replace, encoding, sheet)
     for line in listed_problems(added.warnings):
         stderr.print(f"warning: {line}")
     what = "replaced" if added.replaced else "added"

@@ -11,6 +11,7 @@ from duplicate.cli.common import (
     AdjustmentsOpt,
     EncodingOpt,
     ResultsArg,
+    SheetOpt,
     read_inputs,
     reports_errors,
 )
@@ -40,6 +41,7 @@ def explain(
     ] = None,
     adjustments: AdjustmentsOpt = None,
     encoding: EncodingOpt = None,
+    sheet: SheetOpt = None,
     *,
     rules: Rules,
 ) -> None:
@@ -51,7 +53,7 @@ def explain(
     from duplicate.scoring.explain import as_json
     from duplicate.scoring.explain import explain as explain_player
 
-    data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
+    data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope, sheet)
     explained = explain_player(data, player, rules, corrections, section)
     if fmt is ExplainFormat.json:
         typer.echo(dumps(as_json(explained)))

@@ -12,6 +12,7 @@ from duplicate.cli.common import (
     ExcelOpt,
     FormatOpt,
     OutputOpt,
+    SheetOpt,
     as_excel,
     input_files,
     read_table,
@@ -51,6 +52,7 @@ def game_score(
         whole_option("--min-huxi", help="Paohuzi: the event's minimum huxi to win. Default 15."),
     ] = None,
     encoding: EncodingOpt = None,
+    sheet: SheetOpt = None,
     rules_file: RulesFileOpt = None,
     manifest: ManifestOpt = None,
 ) -> None:
@@ -68,7 +70,7 @@ def game_score(
     from duplicate.rules import with_overrides
 
     rules = with_overrides(effective_rules(rules_file), paohuzi_min_huxi=min_huxi)
-    table, first_row = read_table(raw, encoding)
+    table, first_row = read_table(raw, encoding, sheet)
     results = parse_results(
         table, source_name(raw), first_row, rules.deal_scope, score_required=False
     )

@@ -11,6 +11,7 @@ from duplicate.cli.common import (
     ExcelOpt,
     FormatOpt,
     OutputOpt,
+    SheetOpt,
     as_excel,
     read_table,
     refuse_overwriting_inputs,
@@ -42,6 +43,7 @@ def leaderboard(
     fmt: FormatOpt = None,
     excel: ExcelOpt = False,
     encoding: EncodingOpt = None,
+    sheet: SheetOpt = None,
     manifest: ManifestOpt = None,
 ) -> None:
     """Total each player's points over their games; equal totals go to the first to finish.
@@ -57,7 +59,7 @@ def leaderboard(
     from duplicate.io.read import source_name
     from duplicate.rules import Rules
 
-    table, _ = read_table(games, encoding)
+    table, _ = read_table(games, encoding, sheet)
     refuse_overwriting_inputs(manifest, [games], "--manifest")
     written = emit(
         rank(table, load_scheme(scheme), source_name(games)),

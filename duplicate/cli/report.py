@@ -13,6 +13,7 @@ from duplicate.cli.common import (
     AdjustmentsOpt,
     EncodingOpt,
     ResultsArg,
+    SheetOpt,
     input_files,
     read_inputs,
     refuse_overwriting_inputs,
@@ -52,6 +53,7 @@ def report(
     lang: Annotated[Language, typer.Option("--lang", help="Labels in en or zh.")] = Language.en,
     adjustments: AdjustmentsOpt = None,
     encoding: EncodingOpt = None,
+    sheet: SheetOpt = None,
     manifest: ManifestOpt = None,
     players: Annotated[
         Path | None,
@@ -76,7 +78,7 @@ def report(
     refuse_overwriting_inputs(output, inputs)
     refuse_overwriting_inputs(manifest, inputs, "--manifest")
     with working(f"reading {results}"):
-        data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
+        data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope, sheet)
     with working("building the report"):
         people = _people(results, players, encoding)
         site = report_data(data, rules, corrections)

@@ -16,6 +16,7 @@ from duplicate.cli.common import (
     OutputOpt,
     ResultsArg,
     SchedulerOpt,
+    SheetOpt,
     as_excel,
     input_files,
     max_rows,
@@ -52,6 +53,7 @@ def result_table_command(
         fmt: FormatOpt = None,
         excel: ExcelOpt = False,
         encoding: EncodingOpt = None,
+        sheet: SheetOpt = None,
         engine: EngineOpt = Engine.local,
         scheduler: SchedulerOpt = None,
         adjustments: AdjustmentsOpt = None,
@@ -73,7 +75,9 @@ def result_table_command(
             rows = table.rows if kind == "scores" else None
         else:
             with working(f"reading {results}"):
-                data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
+                data, corrections = read_inputs(
+                    results, adjustments, encoding, rules.deal_scope, sheet
+                )
             with working(f"computing {kind}"):
                 table = run(data, rules, corrections)
             warn_if_nothing_compared(data, rules)

@@ -16,6 +16,7 @@ from duplicate.cli.common import (
     FormatOpt,
     OutputOpt,
     SeatingOrder,
+    SheetOpt,
     as_excel,
     input_files,
     read_inputs,
@@ -100,6 +101,7 @@ def seat(
     fmt: FormatOpt = None,
     excel: ExcelOpt = False,
     encoding: EncodingOpt = None,
+    sheet: SheetOpt = None,
     tie_rule: Annotated[
         TieRuleChoice,
         typer.Option(
@@ -175,7 +177,7 @@ def seat(
             raise UsageError("give the RESULTS so far, or --round 1 with --players and --seed")
         if round_no is not None:
             raise UsageError("--round is only for drawing round 1; later rounds follow RESULTS")
-        data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
+        data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope, sheet)
         if avoid_repeats and not data.has_table:
             stderr.print(
                 f"{source_name(results)} has no table column, so who met whom is unknown: "

@@ -10,11 +10,11 @@ import typer
 from duplicate.cli.common import (
     EncodingOpt,
     ResultsArg,
+    SheetOpt,
     max_rows,
     note_blank_rows,
     read_table,
     reports_errors,
-    sheet,
     stderr,
     warn_if_nothing_compared,
 )
@@ -60,6 +60,7 @@ def validate(
         typer.Option("--strict", help="Data-entry warnings are errors (exit 1)."),
     ] = False,
     encoding: EncodingOpt = None,
+    sheet: SheetOpt = None,
     *,
     rules: Rules,
 ) -> None:
@@ -77,7 +78,7 @@ def validate(
     from duplicate.model.entry_checks import entry_problems
     from duplicate.seating.check import seating_problems
 
-    data = read_results(results, encoding, rules.deal_scope, max_rows=max_rows(), sheet=sheet())
+    data = read_results(results, encoding, rules.deal_scope, max_rows=max_rows(), sheet=sheet)
     note_blank_rows(data)
     if seating is not None:
         raw, _ = read_table(seating, encoding)

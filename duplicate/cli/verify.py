@@ -11,6 +11,7 @@ from duplicate.cli.common import (
     EncodingOpt,
     OutputFormat,
     ResultsArg,
+    SheetOpt,
     read_inputs,
     reports_errors,
     stderr,
@@ -43,6 +44,7 @@ def verify(
     ] = None,
     adjustments: AdjustmentsOpt = None,
     encoding: EncodingOpt = None,
+    sheet: SheetOpt = None,
     *,
     rules: Rules,
 ) -> None:
@@ -56,7 +58,7 @@ def verify(
     from duplicate.io.read import read_published
     from duplicate.scoring.verify import verify as compare
 
-    data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope)
+    data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope, sheet)
     found = compare(data, read_published(published, encoding), rules, corrections, published)
     if found.empty:
         stderr.print(f"{published} agrees with {results}: every field of every player")

@@ -222,10 +222,10 @@ def read_inputs(
 def note_blank_rows(data: Results) -> None:
     """Say on stderr which rows were left out for being blank (a spreadsheet's habit),
     and which columns are not used (a misspelled header reads as no column at all)."""
-    from duplicate.model.columns import closest_column, every_alias
+    from duplicate.model.columns import closest_match, every_alias
 
     for header in data.unused_columns:
-        guess = closest_column(header, every_alias())
+        guess = closest_match(header, every_alias())
         hint = f"did you mean {guess!r}?" if guess else "a note column may be named 备注"
         stderr.print(f"warning: {data.source}: column {header!r} is not used; {hint}")
     if not data.blank_rows:

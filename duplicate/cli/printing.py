@@ -86,11 +86,12 @@ def published_seating(folder: Path, round_number: int | None) -> Path:
 
 def player_names(folder: Path) -> dict[str, str]:
     """Player id -> name from the event's players file."""
+    from duplicate.io.event import players_file
     from duplicate.io.read import read_raw
     from duplicate.seating.players import player_details
 
-    path = folder / "players.csv"
-    if not path.exists():
+    path = players_file(folder)
+    if path is None:
         return {}
     details = player_details(read_raw(path)[0])
     return dict(zip(details["player"], details["name"], strict=True))

@@ -99,13 +99,12 @@ def report(
 
 def _people(results: str, players: Path | None, encoding: str | None) -> Any:
     """Names and clubs from the players file (given, or an event folder's), or None."""
-    from duplicate.io.event import is_event
+    from duplicate.io.event import players_file
     from duplicate.io.read import read_raw
     from duplicate.seating.players import player_details
 
-    if players is None and results != "-" and is_event(results):
-        registered = Path(results) / "players.csv"
-        players = registered if registered.is_file() else None
+    if players is None and results != "-":
+        players = players_file(results)
     return None if players is None else player_details(read_raw(players, encoding)[0])
 
 

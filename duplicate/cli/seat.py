@@ -130,7 +130,7 @@ def seat(
 
     Round 1: duplicate seat --players players.csv --round 1 --seed 2026
     """
-    from duplicate.io.event import is_event, record_outputs
+    from duplicate.io.event import is_event, players_file, record_outputs
     from duplicate.io.read import source_name
     from duplicate.seating.formats import parse_partners
     from duplicate.seating.next_round import seat_next_round
@@ -156,8 +156,7 @@ def seat(
     event = results if results is not None and is_event(results) else None
     if players is None and event is not None:
         # An event folder's registered players, unless others are given.
-        registered = Path(event) / "players.csv"
-        players = registered if registered.is_file() else None
+        players = players_file(event)
     if round_no == 1 and event is not None:
         results = None  # round 1 of an event is drawn from its players
     if players is not None:

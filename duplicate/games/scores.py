@@ -17,7 +17,7 @@ from duplicate.games.tables import differs_within, table_deals
 from duplicate.model.codes import sum_by
 from duplicate.model.columns import (
     RAW_ALIASES,
-    closest_column,
+    closest_match,
     every_alias,
     header_map,
     unused_columns,
@@ -148,7 +148,7 @@ def unknown_raw_columns(raw: pd.DataFrame, game: str, source: str) -> list[Probl
     reads = [name for names in RAW_ALIASES[game].values() for name in names]
     problems = []
     for header in unused_columns(raw, tuple(reads)):
-        guess = closest_column(header, [*every_alias(), *reads])
+        guess = closest_match(header, [*every_alias(), *reads])
         hint = (
             f"did you mean {guess!r}?"
             if guess

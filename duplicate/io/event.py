@@ -32,15 +32,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from duplicate.errors import InvalidData, Problem, UsageError
-from duplicate.io.read import read_raw, source_name
+from duplicate.io.read import read_raw, sha256_of, source_name
 from duplicate.io.write import atomic_path
-from duplicate.model.columns import canonical_name, closest_column
+from duplicate.model.columns import canonical_name, closest_match
 from duplicate.model.entry_checks import entry_problems
 from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules, load_rules
 
 EVENT_FILE = "event.toml"
+PLAYERS_FILE = "players.csv"
 GAMES = ("big2", "doudizhu", "paohuzi", "other")
 
 
@@ -69,6 +70,12 @@ class Event:
 
 def is_event(path: str | Path) -> bool:
     return (Path(path) / EVENT_FILE).is_file()
+
+
+def players_file(folder: str | Path) -> Path | None:
+    """The event's registered players, when the folder is an event that has them."""
+    path = Path(folder) / PLAYERS_FILE
+    return path if is_event(folder) and path.is_file() else None
 
 
 def rounds_folder(folder: str | Path) -> Path:
@@ -113,7 +120,7 @@ def init_event(
     _write(made[0], event.to_toml().encode("utf-8"))
     _write(made[1], rules.to_toml().encode("utf-8"))
     if players is not None:
-        made.append(folder / "players.csv")
+        made.append(folder / PLAYERS_FILE)
         _write(made[-1], Path(players).read_bytes())
     for sub in ("rounds", "replaced", "seatings"):
         (folder / sub).mkdir()
@@ -161,7 +168,7 @@ def add_round(
                 f"round {number} is already in the event ({target}); "
                 "give --replace to store a corrected upload"
             )
-        digest = _sha256(target)[:12]
+        digest = sha256_of(target)[:12]
         replaced = folder / "replaced" / f"round-{number:04d}-{digest}.parquet"
         shutil.copyfile(target, replaced)
     data = _parquet(raw)
@@ -171,7 +178,7 @@ def add_round(
         "replace" if replaced else "add",
         round=number,
         upload=name,
-        upload_sha256=_sha256(Path(upload)) if name != "<stdin>" else "",
+        upload_sha256=sha256_of(upload),
         file=_record(folder, target),
         replaced=_record(folder, replaced) if replaced else None,
     )
@@ -202,7 +209,7 @@ def event_status(folder: str | Path) -> dict[str, Any]:
             {
                 "round": int(path.stem.split("-")[1]),
                 "rows": pq.read_metadata(path).num_rows,
-                "sha256": _sha256(path),
+                "sha256": sha256_of(path),
             }
         )
     seatings = sorted(int(p.stem.split("-")[1]) for p in (folder / "seatings").glob("round-*.csv"))
@@ -250,8 +257,8 @@ def _round_of(raw: pd.DataFrame, source: str, given: int | None) -> int:
 
 
 def _unknown_players(folder: Path, results: Results) -> list[Problem]:
-    path = folder / "players.csv"
-    if not path.exists():
+    path = players_file(folder)
+    if path is None:
         return []
     from duplicate.seating.players import parse_players
 
@@ -262,7 +269,7 @@ def _unknown_players(folder: Path, results: Results) -> list[Problem]:
     unknown = ~text.isin(known) & ~is_robot(frame["player"])
     problems = []
     for player in sorted(set(text[unknown]))[:50]:
-        guess = closest_column(player, sorted(known))
+        guess = closest_match(player, sorted(known))
         rows = tuple(int(r) for r in frame.loc[unknown & (text == player), "row"])
         hint = f"did you mean {guess!r}?" if guess else f"register the player in {path}"
         problems.append(
@@ -321,12 +328,8 @@ def _write(path: Path, data: bytes, overwrite: bool = False) -> None:
         temp.write_bytes(data)
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def _record(folder: Path, path: Path) -> dict[str, str]:
-    return {"path": str(path.relative_to(folder)), "sha256": _sha256(path)}
+    return {"path": str(path.relative_to(folder)), "sha256": sha256_of(path)}
 
 
 def _log_lines(folder: Path) -> list[str]:

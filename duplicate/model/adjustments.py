@@ -54,7 +54,7 @@ class Adjustments:
         decimals, a weighted part's score and weight, nothing for the other kinds."""
         frame = self.frame
         cents = frame["cents"]
-        points = (cents // 100).astype("str") + "." + (cents % 100).astype("str").str.zfill(2)
+        points = cents_text(cents)
         part = frame["value"] + " (" + frame["weight"].astype("str") + "%)"
         shown = points.where(frame["kind"].isin(["mp_pct", "penalty"]), "")
         return shown.where(frame["kind"] != "weighted", part)
@@ -192,6 +192,11 @@ def parse_adjustments(
     return Adjustments(frame, source)
 
 
+def cents_text(cents: pd.Series) -> pd.Series:
+    """Whole cents as points with 2 decimals (1250 -> 12.50), exactly."""
+    return (cents // 100).astype("str") + "." + (cents % 100).astype("str").str.zfill(2)
+
+
 def _whole(values: pd.Series) -> pd.Series:
     return values.where(values.str.fullmatch("[0-9]+"), "0").astype("int64")
 
@@ -273,8 +278,7 @@ def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustme
     average[at[kind == "avg_plus"]] = 1
     average[at[kind == "avg_minus"]] = -1
     penalty = sum_by(at[kind == "penalty"], cents[kind == "penalty"], n)
-    whole = matched["cents"] // 100
-    value = " " + whole.astype("str") + "." + (matched["cents"] % 100).astype("str").str.zfill(2)
+    value = " " + cents_text(matched["cents"])
     shown = value.where(matched["kind"].isin(["mp_pct", "penalty"]), "")
     shown = shown.where(matched["deal"] != "", shown + " (the event's)")
     part = " " + matched["weight"].astype("str") + "% of " + matched["value"]

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from duplicate.errors import OutOfRange
 from duplicate.model.exact import CodeArray, IntArray, abs_sum_reaches
 
-# Cells a histogram may have: 64M int64 counts is 512 MB at most, and usually far less.
+# Cells a histogram may have: its int64 counts bound its memory (2**26 x 8 bytes).
 HISTOGRAM_LIMIT = 1 << 26
 
 

@@ -79,8 +79,8 @@ def is_note(header: object) -> bool:
     return compared(header) in {n.casefold() for n in NOTE_COLUMNS}
 
 
-def closest_column(header: object, known: list[str]) -> str | None:
-    """The known column a header most likely means, or None."""
+def closest_match(header: object, known: list[str]) -> str | None:
+    """The name in `known` that `header` (a column, a player) most likely means, or None."""
     import difflib
 
     text = compared(header)

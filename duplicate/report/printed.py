@@ -11,11 +11,14 @@ import io
 from collections.abc import Iterator
 from typing import TypeVar
 
+import numpy as np
 import pandas as pd
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen.canvas import Canvas
+
+from duplicate.seating.check import byes
 
 T = TypeVar("T")
 FONT = "STSong-Light"
@@ -71,6 +74,7 @@ def table_cards(seating: pd.DataFrame, heading: str, names: dict[str, str]) -> b
 def seating_list(seating: pd.DataFrame, heading: str, names: dict[str, str]) -> bytes:
     """Every player, by name (or id), with their table and seat; byes said so."""
     rows = seating.assign(
+        out=_byes(seating),
         shown=[_named(p, names) for p in seating["player"]],
         key=[names.get(str(p), str(p)) for p in seating["player"]],
     ).sort_values(["key", "shown"], kind="stable")
@@ -79,8 +83,8 @@ def seating_list(seating: pd.DataFrame, heading: str, names: dict[str, str]) -> 
     lines: list[tuple[str, ...]] = [
         (
             str(row.shown),
-            "轮空 bye" if _is_bye(row.bye) else f"第 {row.table} 桌 Table {row.table}",
-            "" if _is_bye(row.bye) else f"座位 Seat {row.seat}",
+            "轮空 bye" if row.out else f"第 {row.table} 桌 Table {row.table}",
+            "" if row.out else f"座位 Seat {row.seat}",
         )
         for row in rows.itertuples(index=False)
     ]
@@ -105,14 +109,14 @@ def score_cards(
         "分 Points",
     )
     xs = [MARGIN + i * 60 for i in range(len(fields))]
+    # Each player's deals, found once for all the cards.
+    keys = [scores["section"].astype(str), scores["player"].astype(str)]
+    deals_of = {key: rows.to_dict("records") for key, rows in scores.groupby(keys, sort=False)}
     for record in standings.to_dict("records"):
-        mine = scores[
-            (scores["section"].astype(str) == str(record["section"]))
-            & (scores["player"].astype(str) == str(record["player"]))
-        ]
+        mine = deals_of.get((str(record["section"]), str(record["player"])), [])
         total = record.get("total", record.get("percentage", ""))
         title = f"{_named(record['player'], names)} · 第 {record['place']} 名 Place"
-        for page, chunk in enumerate(_chunks(mine.to_dict("records"), LINES_PER_PAGE - 4)):
+        for page, chunk in enumerate(_chunks(mine, LINES_PER_PAGE - 4)):
             y = _head(canvas, heading, title + (f" ({page + 1})" if page else ""))
             canvas.setFont(FONT, 13)
             canvas.drawString(MARGIN, y, f"总分 Total {total}")
@@ -153,11 +157,7 @@ def _chunks(items: list[T], size: int) -> Iterator[list[T]]:
         yield items[start : start + size]
 
 
-def _is_bye(value: object) -> bool:
-    return str(value).strip().casefold() in {"true", "1", "yes", "bye"}
-
-
-def _byes(seating: pd.DataFrame) -> pd.Series:
+def _byes(seating: pd.DataFrame) -> np.ndarray:
     if "bye" not in seating.columns:
-        return pd.Series(False, index=seating.index)
-    return seating["bye"].map(_is_bye).astype(bool)
+        return np.zeros(len(seating), dtype=bool)
+    return byes(seating["bye"])

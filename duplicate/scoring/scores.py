@@ -27,6 +27,7 @@ from duplicate.model.codes import (
 )
 from duplicate.model.exact import (
     EXACT_DENOMINATOR_LIMIT,
+    CodeArray,
     FloatArray,
     IntArray,
     div_half_up,
@@ -168,7 +169,7 @@ def _refuse_shared_weighted_groups(
     of the other: refused, as SCORING.md compares a weighted result with results as
     played."""
     rows = np.unique(part_row)
-    group, _ = combine([results.key(*deal_keys(rules)), results.codes("seat")])
+    group, _ = comparison_groups(results, rules)
     codes = np.asarray(group[rows], dtype=np.int64)
     shared, counts = np.unique(codes, return_counts=True)
     clash = rows[np.isin(codes, shared[counts > 1])]
@@ -383,8 +384,13 @@ def every_group_single(results: Results, rules: Rules) -> bool:
     """Whether every comparison group (deal, seat) holds one result: nothing is compared,
     and every MP% is 50. A bridge movement plays a deal in several rounds: it needs
     deal_scope "event"."""
-    group, size = combine([results.key(*deal_keys(rules)), results.codes("seat")])
+    group, size = comparison_groups(results, rules)
     return len(group) > 1 and not has_repeats(group, size)
+
+
+def comparison_groups(results: Results, rules: Rules) -> tuple[CodeArray, int]:
+    """Each result's comparison group: its deal (under the rules' deal scope) and seat."""
+    return combine([results.key(*deal_keys(rules)), results.codes("seat")])
 
 
 SINGLE_GROUPS_WARNING = (

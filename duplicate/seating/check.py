@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from duplicate.errors import Problem
 from duplicate.model.columns import header_map
 from duplicate.model.results import Results
+
+
+def byes(column: pd.Series) -> np.ndarray:
+    """Which rows of a published seating's bye column are byes (true or 1)."""
+    return np.asarray(column.astype("str").str.strip().str.casefold().isin(["true", "1"]))
 
 
 def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> list[Problem]:
@@ -30,9 +36,7 @@ def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> li
         {name: seating[columns[name]].astype("str").str.strip() for name in sorted(needed)}
     )
     if "bye" in columns:
-        published = published[
-            ~seating[columns["bye"]].astype("str").str.casefold().isin(["true", "1"]).to_numpy()
-        ]
+        published = published[~byes(seating[columns["bye"]])]
     if not results.has_table:
         return [
             Problem(

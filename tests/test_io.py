@@ -42,6 +42,22 @@ def test_identifiers_keep_their_spelling(tmp_path: Path) -> None:
     assert list(duplicate.score(duplicate.read_results(path))["player"]) == ["007", "10"]
 
 
+@pytest.mark.parametrize("last", ["100", "P100"])
+def test_identifiers_are_numbers_only_if_every_one_is(tmp_path: Path, last: str) -> None:
+    """Padded with spaces (so not read as integers at once), a hundred player numbers
+    sort as numbers; one name among them, however late, keeps them all as text."""
+    path = tmp_path / "r.csv"
+    players = [f" {p} " for p in range(1, 100)] + [last]
+    lines = ["deal,seat,player,score"] + [f"1,{s},{p},{s}" for s, p in enumerate(players)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    player = duplicate.score(duplicate.read_results(path))["player"]
+    if last == "100":
+        assert list(player) == list(range(1, 101))
+    else:
+        assert list(player)[:3] == ["1", "2", "3"]
+        assert player.dtype != "int64"
+
+
 def test_numeric_identifiers_sort_as_numbers(tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     lines = ["deal,seat,player,score"] + [f"{d},0,{p},{p}" for d in (10, 9) for p in (1, 2)]

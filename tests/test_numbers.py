@@ -97,6 +97,21 @@ def test_text_is_read_exactly_or_refused(cells: list[str]) -> None:
     assert same(got, expected)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(TEXT, min_size=0, max_size=4), min_size=1, max_size=4))
+def test_text_in_chunks_is_read_as_one_column(chunks: list[list[str]]) -> None:
+    """As a CSV file is read: Arrow strings (32-bit offsets) in blocks, each block with
+    its own decimals; the column's scale is the most of any cell's."""
+    cells = [cell for chunk in chunks for cell in chunk]
+    column = pd.Series(
+        pd.arrays.ArrowExtensionArray(pa.chunked_array(chunks, pa.string()))  # type: ignore[arg-type]
+    )
+    expected = reference(cells)
+    assert parsed(column) == parsed(pd.Series(cells, dtype="str"))
+    if cells:
+        assert same(parsed(column), expected)
+
+
 FLOATS = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.integers(-(10**9), 10**9).map(lambda k: k / 10),

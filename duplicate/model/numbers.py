@@ -48,6 +48,10 @@ def decimal_units(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> U
     """The column's values held exactly (see the module's doc)."""
     array = _arrow(column)
     kind = array.type
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        # Text chunk by chunk, as read: no copy of the whole column first.
+        return _from_text(array)
+    array = _whole(array)
     if pa.types.is_integer(kind):
         return _from_integers(array)
     if pa.types.is_floating(kind):
@@ -56,7 +60,7 @@ def decimal_units(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> U
         return decimal_units(array.cast(kind.value_type))
     if pa.types.is_null(kind):
         return _all_bad(len(array))
-    # Text, and Arrow decimals (Parquet DECIMAL) through their exact text.
+    # Arrow decimals (Parquet DECIMAL) and other kinds through their exact text.
     return _from_text(array.cast(pa.large_string()))
 
 
@@ -92,16 +96,21 @@ def column_sum_too_large(units: IntArray) -> bool:
     return abs_sum_reaches(units, MAX_COLUMN_SUM)
 
 
-def _arrow(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> pa.Array[Any]:
+def _arrow(
+    column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any],
+) -> pa.ChunkedArray[Any] | pa.Array[Any]:
     array: Any = column
     if isinstance(array, pd.Series):
         if array.dtype == object:
             # Mixed Python objects: read as their text.
             array = array.map(lambda v: None if _missing(v) else str(v), na_action="ignore")
         array = pa.array(array, from_pandas=True)
-    if isinstance(array, pa.ChunkedArray):
-        return array.combine_chunks()
-    return cast("pa.Array[Any]", array)
+    return cast("pa.ChunkedArray[Any] | pa.Array[Any]", array)
+
+
+def _whole(array: pa.ChunkedArray[Any] | pa.Array[Any]) -> pa.Array[Any]:
+    """The array in one chunk."""
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
 def _missing(value: object) -> bool:
@@ -193,41 +202,63 @@ def _held(x: np.ndarray, places: int) -> tuple[np.ndarray, np.ndarray]:
     return np.where(held, k, 0.0).astype(np.int64), held
 
 
-def _from_text(text: pa.Array[Any]) -> Units:
+def _from_text(text: pa.ChunkedArray[Any] | pa.Array[Any]) -> Units:
     """Text by the strict grammar: every cell at once by Arrow's decimal parser when
     all are plain (the usual file), else cell by cell (_each_text) to find those that
     are not."""
-    quick = _plain_decimals(text)
-    return quick if quick is not None else _each_text(text)
+    chunks = text.chunks if isinstance(text, pa.ChunkedArray) else [text]
+    quick = _plain_decimals(chunks)
+    return quick if quick is not None else _each_text(_whole(text))
 
 
-def _plain_decimals(text: Any) -> Units | None:
-    """Units when every cell (large_string) is plain (ASCII digits, sign and point only) and Arrow's
-    decimal parser reads every one; None otherwise (then _each_text says which cells are
-    not). Found on the strings' bytes at once: which bytes occur, and where the points
-    are (the cell's decimals: the bytes after its point)."""
-    if text.null_count or not len(text):
+def _plain_decimals(chunks: list[pa.Array[Any]]) -> Units | None:
+    """Units when every cell (string or large_string) is plain (ASCII digits, sign and
+    point only) and Arrow's decimal parser reads every one; None otherwise (then
+    _each_text says which cells are not).
+
+    Found on each chunk's bytes: which bytes occur, and where the points are (the
+    cell's decimals: the bytes after its point); then each chunk is parsed at the
+    column's scale into its place in the result. Nothing as long as the column is made
+    but the result.
+    """
+    chunks = [chunk for chunk in chunks if len(chunk)]
+    if not chunks or any(chunk.null_count for chunk in chunks):
         return None
-    _, offsets_buffer, data_buffer = text.buffers()
-    offsets = np.frombuffer(offsets_buffer, dtype=np.int64)[
-        text.offset : text.offset + len(text) + 1
-    ]
-    data = np.frombuffer(data_buffer, dtype=np.uint8)[offsets[0] : offsets[-1]]
-    if not _PLAIN_BYTES[data].all():
-        return None
-    points = np.flatnonzero(data == ord(".")) + offsets[0]
-    scale = _most_decimals(offsets, points)
+    n = sum(len(chunk) for chunk in chunks)
+    scale = 0
+    for chunk in chunks:
+        offsets, data = _bytes_of(chunk)
+        if not _PLAIN_BYTES[data].all():
+            return None
+        scale = max(scale, _most_decimals(offsets, np.flatnonzero(data == ord(".")) + offsets[0]))
     if scale > MAX_DECIMALS:
         return None
-    try:
-        parsed: Any = pc.cast(text, pa.decimal64(MAX_DIGITS, scale))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
-    # A decimal64 is its unscaled integer: value x 10**scale, exactly.
-    units = np.frombuffer(parsed.buffers()[1], dtype=np.int64, count=len(parsed))
-    if _too_big(units).any():
-        return None
-    return Units(units.copy(), scale, np.zeros(len(units), dtype=bool))
+    units = np.empty(n, dtype=np.int64)
+    start = 0
+    for chunk in chunks:
+        try:
+            parsed: Any = pc.cast(chunk, pa.decimal64(MAX_DIGITS, scale))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
+        # A decimal64 is its unscaled integer: value x 10**scale, exactly.
+        held = units[start : start + len(chunk)]
+        held[:] = np.frombuffer(parsed.buffers()[1], dtype=np.int64, count=len(parsed))
+        if _too_big(held).any():
+            return None
+        start += len(chunk)
+    return Units(units, scale, np.zeros(n, dtype=bool))
+
+
+def _bytes_of(text: pa.Array[Any]) -> tuple[IntArray, np.ndarray]:
+    """A string array's offsets (positions in its data buffer) and its cells' bytes."""
+    buffers: Any = text.buffers()
+    _, offsets_buffer, data_buffer = buffers
+    width = np.int64 if pa.types.is_large_string(text.type) else np.int32
+    offsets = np.frombuffer(offsets_buffer, dtype=width)[text.offset : text.offset + len(text) + 1]
+    if data_buffer is None:  # every cell empty
+        return offsets.astype(np.int64), np.zeros(0, dtype=np.uint8)
+    data = np.frombuffer(data_buffer, dtype=np.uint8)[offsets[0] : offsets[-1]]
+    return offsets.astype(np.int64), data
 
 
 def _most_decimals(offsets: IntArray, points: IntArray) -> int:

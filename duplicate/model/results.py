@@ -442,6 +442,13 @@ def _text(column: pd.Series) -> pd.Series:
 def _identifier(text: pd.Series) -> pd.Series:
     """Identifiers as int64 when every one is a plain integer (so 10 sorts after 9)."""
     present = text.dropna()
-    if len(present) == len(text) and bool(present.str.fullmatch(_INTEGER_TEXT).all()):
-        return text.astype("int64")
-    return text
+    if len(present) < len(text):
+        return text
+    # Names such as P0012345 are told by their first cells, without a pass over all.
+    for cells in (present.iloc[:_FIRST_CELLS], present):
+        if not bool(cells.str.fullmatch(_INTEGER_TEXT).all()):
+            return text
+    return text.astype("int64")
+
+
+_FIRST_CELLS = 64

@@ -66,6 +66,32 @@ def test_a_misspelled_name_makes_a_player_of_one_deal(tmp_path: Path) -> None:
     assert run("validate", path, "--strict")[0] == 1
 
 
+def test_players_short_of_their_table_are_listed_table_by_table(tmp_path: Path) -> None:
+    """Two deals under misspelled names, the later table's first in the file: the
+    warnings come round by round, table by table."""
+    event, path = chinese_event(tmp_path)
+    for player, round_no in (("P42", "3"), ("P42", "2"), ("郭涛", "1")):
+        mine = event.index[(event["player"] == player) & (event["round"] == round_no)]
+        event.loc[mine[:2], "player"] = player + "x"
+    event = pd.concat([event[event["round"] != "1"], event[event["round"] == "1"]])
+    event.to_csv(path, index=False)
+    code, _, err = run("validate", path)
+    assert code == 0
+    short = [
+        line.split("column 'player': ")[1].split(", where")[0]
+        for line in err.splitlines()
+        if "where the table plays" in line
+    ]
+    assert short == [
+        "player 郭涛 plays 6 deal(s) at table 1 in round 1",
+        "player 郭涛x plays 2 deal(s) at table 1 in round 1",
+        "player P42 plays 6 deal(s) at table 4 in round 2",
+        "player P42x plays 2 deal(s) at table 4 in round 2",
+        "player P42 plays 6 deal(s) at table 7 in round 3",
+        "player P42x plays 2 deal(s) at table 7 in round 3",
+    ]
+
+
 def test_a_score_the_game_cannot_give(tmp_path: Path) -> None:
     path = tmp_path / "ddz.csv"
     path.write_text(

@@ -13,7 +13,7 @@ import pandas as pd
 
 from duplicate.errors import Problem
 from duplicate.limits import MAX_LISTED
-from duplicate.model.codes import combine, dense_codes, sum_by
+from duplicate.model.codes import bounded, combine, count_per, dense_codes, sum_by
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 
@@ -25,7 +25,8 @@ LARGEST_SCORE = {"big2": 3 * 52 * 36, "doudizhu": 96}
 
 
 def entry_problems(results: Results, game: str | None = None) -> list[Problem]:
-    """Every likely data-entry mistake in `results` (`game`: the zero-sum checks)."""
+    """Every likely data-entry mistake in `results`, whose structure has been checked
+    (`game`: the zero-sum checks)."""
     problems: list[Problem] = []
     if game in ZERO_SUM_GAMES and results.has_table:
         problems += _tables_not_zero(results)
@@ -115,22 +116,20 @@ def _fewer_than_table(
     results: Results, players: tuple[np.ndarray, int], human: np.ndarray
 ) -> list[Problem]:
     frame = results.frame
-    table_round, n_table_rounds = dense_codes(
-        combine([results.key("section", "round"), results.codes("table")])[0]
-    )
-    # Deals each player played at their table in the round.
-    pair, n_pairs = dense_codes(combine([(table_round, n_table_rounds), players])[0])
-    played = np.bincount(pair, minlength=n_pairs)[pair]
+    round_key = results.key("section", "round")
+    table_round, n_table_rounds = bounded(*combine([round_key, results.codes("table")]))
+    # Deals each player played at their table in the round: their deals in the round,
+    # as a player keeps one table for a round (the results' structure is checked).
+    pair, n_pairs = bounded(*combine([round_key, players]))
+    played = count_per(pair, n_pairs)
     most = np.zeros(n_table_rounds, dtype=np.int64)
     np.maximum.at(most, table_round, played)
     short = (played < most[table_round]) & human
     if not short.any():
         return []
-    shown = pd.DataFrame({"player": frame["player"], "pair": pair, "most": most[table_round]})[
-        short
-    ]
+    shown = pd.DataFrame({"table": table_round, "pair": pair, "most": most[table_round]})[short]
     problems = []
-    for _, group in list(shown.groupby("pair", sort=True))[:MAX_LISTED]:
+    for _, group in list(shown.groupby(["table", "pair"], sort=True))[:MAX_LISTED]:
         rows = frame.loc[group.index]
         first = rows.iloc[0]
         problems.append(

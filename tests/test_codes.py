@@ -152,16 +152,37 @@ def test_distinct_keys_are_ordered_by_placing_each_row(keys: list[int], distinct
         assert order is None
 
 
-@given(st.lists(st.text(min_size=0, max_size=4), min_size=0, max_size=40), st.integers(1, 4))
-def test_text_codes_follow_pythons_string_order(values: list[str], chunks: int) -> None:
+@given(
+    st.lists(st.text(min_size=0, max_size=4), min_size=0, max_size=40),
+    st.integers(1, 4),
+    st.sampled_from(["as drawn", "sorted", "sorted but the last"]),
+)
+def test_text_codes_follow_pythons_string_order(values: list[str], chunks: int, order: str) -> None:
+    """In any order, and already sorted (a file sorted by name) or nearly so."""
     import pyarrow as pa
 
     from duplicate.model.codes import text_codes
 
-    cut = [values[i::chunks] for i in range(chunks)]
+    if order != "as drawn":
+        values = sorted(values)
+    if order == "sorted but the last" and len(values) > 1:
+        values = values[1:] + values[:1]
+    cut = [values[i::chunks] for i in range(chunks)] if order == "as drawn" else [values]
     flat = [v for part in cut for v in part]
     text = pa.chunked_array([pa.array(part, pa.large_string()) for part in cut], pa.large_string())
     codes, k = text_codes(text)
     distinct = sorted(set(flat))
     assert k == len(distinct)
     assert codes.tolist() == [distinct.index(v) for v in flat]
+
+
+def test_text_sorted_at_first_but_not_later_is_coded_by_its_values() -> None:
+    import pyarrow as pa
+
+    from duplicate.model.codes import text_codes
+
+    values = [f"P{i:05d}" for i in range(3000)] + ["P00000", "A"]
+    codes, k = text_codes(pa.array(values, pa.string()))
+    distinct = sorted(set(values))
+    assert k == len(distinct)
+    assert codes.tolist() == [distinct.index(v) for v in values]

@@ -125,12 +125,35 @@ def text_codes(text: pa.ChunkedArray[Any] | pa.Array[Any]) -> tuple[IntArray, in
     if isinstance(text, pa.ChunkedArray):
         # One table for every chunk: chunk by chunk, each would hash most values again.
         text = text.combine_chunks()
+    runs = _sorted_runs(text)
+    if runs is not None:
+        return runs
     encoded: Any = pc.dictionary_encode(text)
     dictionary, indices = encoded.dictionary, encoded.indices.to_numpy()
     order = np.asarray(pc.array_sort_indices(dictionary).to_numpy(), dtype=np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank[indices], len(order)
+
+
+def _sorted_runs(text: pa.Array[Any]) -> tuple[IntArray, int] | None:
+    """Codes of strings already in sort order (a file sorted by name): a new code at
+    each cell that differs from the one before, no hash table. None when they are not
+    in order (usually told by the first cells)."""
+    n = len(text)
+    if n < 2:
+        return None
+    head, tail = text.slice(0, n - 1), text.slice(1)
+    for cells in (min(n - 1, _FIRST_PAIRS), n - 1):
+        if not pc.all(pc.less_equal(head.slice(0, cells), tail.slice(0, cells))).as_py():
+            return None
+    new = np.asarray(pc.not_equal(head, tail).to_numpy(zero_copy_only=False), dtype=bool)
+    codes = np.zeros(n, dtype=np.int64)
+    np.cumsum(new, out=codes[1:])
+    return codes, int(codes[-1]) + 1
+
+
+_FIRST_PAIRS = 1024
 
 
 def _integer_span(array: object) -> tuple[int, int] | None:

@@ -435,8 +435,30 @@ def _text(column: pd.Series) -> pd.Series:
         integers = column.where(whole, 0).astype("int64").astype("str")
         text = column.astype("str").where(~whole, integers)
         return text.where(column.notna())
+    arrow = arrow_strings(column)
+    if arrow is not None:
+        return _trimmed(arrow)
     text = column.astype("str").str.strip()
     return text.where(column.notna() & (text != ""))
+
+
+def _trimmed(text: pa.ChunkedArray[Any]) -> pd.Series:
+    """Arrow strings trimmed, blanks missing, as one chunk of pandas' text: the codes
+    and the output take it as it is, with no copy to join the chunks."""
+    # Trimmed chunk by chunk, then joined: the one column-sized allocation is the result.
+    pieces: Any = pc.utf8_trim_whitespace(text).cast(pa.large_string())
+    trimmed: Any = pieces.combine_chunks()
+    del pieces
+    blank: Any = pc.equal(pc.binary_length(trimmed), pa.scalar(0, pa.int64()))
+    if trimmed.null_count or pc.any(blank).as_py():
+        trimmed = pc.if_else(blank, pa.scalar(None, pa.large_string()), trimmed)
+    return pd.Series(
+        # (the stubs lack ArrowStringArray's dtype: that of column.astype("str"))
+        pd.arrays.ArrowStringArray(  # type: ignore[call-arg]
+            pa.chunked_array([trimmed]), dtype=pd.StringDtype("pyarrow", na_value=np.nan)
+        ),
+        copy=False,
+    )
 
 
 def _identifier(text: pd.Series) -> pd.Series:

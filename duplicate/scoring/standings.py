@@ -174,14 +174,23 @@ def _rank_pairs(
         padding = int(rank.max(initial=0)) + 1
         table = np.full((n, n_deals), padding, dtype=code_type(padding + 1))
         # One flat index, not a pair: numpy would widen both index arrays to int64.
-        table.ravel()[player.astype(np.int64) * n_deals + deal] = rank
+        # Worked in place: one array as long as the results, not three.
+        index = player.astype(np.int64)
+        index *= n_deals
+        index += deal
+        table.ravel()[index] = rank
+        del index
         table.sort(axis=1)
         flat = table.ravel()
         new_run = np.ones(len(flat), dtype=bool)
         new_run[1:] = flat[1:] != flat[:-1]
         new_run[:: max(n_deals, 1)] = True  # each player's row starts a run
         starts = np.flatnonzero(new_run)
-        count = np.diff(starts, append=len(flat))
+        del new_run
+        # Run lengths, without a copy of `starts` to append the end to.
+        count = np.empty_like(starts)
+        np.subtract(starts[1:], starts[:-1], out=count[:-1])
+        count[-1:] = len(flat) - starts[-1:]
         what = flat[starts]
         keep = what < padding
         if not keep.all():  # runs of padding: deals a player has no rank for

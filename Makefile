@@ -36,11 +36,11 @@ types: $(DEV_INSTALLED)
 	$(BIN)/mypy
 
 unit: $(DEV_INSTALLED) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 ## minimum: the declared minimum versions of every dependency, and the fast tests on them
 minimum: $(MINIMUM)/.installed
-	$(MINIMUM)/bin/python -m pytest -q -m "not slow" -p no:cacheprovider $(MINIMUM_WARNINGS) \
+	$(MINIMUM)/bin/python -m pytest -n auto -q -m "not slow" -p no:cacheprovider $(MINIMUM_WARNINGS) \
 	  --ignore=tests/test_dask_engine.py --ignore=tests/test_report_browser.py
 
 $(MINIMUM)/.installed: pyproject.toml tests/minimum_constraints.py
@@ -48,7 +48,7 @@ $(MINIMUM)/.installed: pyproject.toml tests/minimum_constraints.py
 	$(PYTHON) -m venv $(MINIMUM)
 	$(MINIMUM)/bin/python -m pip install --quiet --upgrade pip
 	$(PYTHON) tests/minimum_constraints.py > $(MINIMUM)/constraints.txt
-	$(MINIMUM)/bin/python -m pip install --quiet -c $(MINIMUM)/constraints.txt -e . pytest hypothesis pypdfium2
+	$(MINIMUM)/bin/python -m pip install --quiet -c $(MINIMUM)/constraints.txt -e . pytest pytest-xdist hypothesis pypdfium2
 	touch $@
 
 ## browser: Debian's chromium and chromedriver (and a CJK font) for the report's browser tests

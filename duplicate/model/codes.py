@@ -26,6 +26,9 @@ HISTOGRAM_LIMIT = 1 << 26
 # are coded through a presence table instead of a hash table.
 SMALL_RANGE = 1 << 16
 
+# Neighbouring cells compared first, to tell text out of order without a pass over all.
+_FIRST_PAIRS = 1024
+
 
 def dense_codes(values: pd.Series | np.ndarray) -> tuple[IntArray, int]:
     """Codes 0..k-1 for the distinct values, in the values' sort order, and k."""
@@ -151,9 +154,6 @@ def _sorted_runs(text: pa.Array[Any]) -> tuple[IntArray, int] | None:
     codes = np.zeros(n, dtype=np.int64)
     np.cumsum(new, out=codes[1:])
     return codes, int(codes[-1]) + 1
-
-
-_FIRST_PAIRS = 1024
 
 
 def _integer_span(array: object) -> tuple[int, int] | None:

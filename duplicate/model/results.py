@@ -37,6 +37,8 @@ from duplicate.model.numbers import (
 from duplicate.model.validation import structural_problems
 
 _INTEGER_TEXT = r"-?(?:0|[1-9][0-9]{0,17})"
+# The cells that tell a column of names from one of numbers before a pass over all.
+_FIRST_CELLS = 64
 
 
 @dataclass(frozen=True)
@@ -471,6 +473,3 @@ def _identifier(text: pd.Series) -> pd.Series:
         if not bool(cells.str.fullmatch(_INTEGER_TEXT).all()):
             return text
     return text.astype("int64")
-
-
-_FIRST_CELLS = 64

@@ -13,6 +13,7 @@ from duplicate.model.results import parse_results
 
 # Spellings that look like integers to one reader or another.
 SHORT = ["1", "2", "7", "10", "007", "+5", " 5", "5 ", "-0", "-3", "0", "3.0", "2.50", ".5"]
+SHORT += ["00", "-07", "0x10", "-10", "101"]
 LONG = ["999999999999999999", "1000000000000000000", "9007199254740993", "12345678901234567890"]
 CELLS = st.sampled_from([*SHORT, *LONG, "x", ""])
 

@@ -87,11 +87,10 @@ def published_seating(folder: Path, round_number: int | None) -> Path:
 def player_names(folder: Path) -> dict[str, str]:
     """Player id -> name from the event's players file."""
     from duplicate.io.event import players_file
-    from duplicate.io.read import read_raw
-    from duplicate.seating.players import player_details
+    from duplicate.io.read import read_player_details
 
     path = players_file(folder)
     if path is None:
         return {}
-    details = player_details(read_raw(path)[0])
+    details = read_player_details(path)
     return dict(zip(details["player"], details["name"], strict=True))

@@ -100,12 +100,11 @@ def report(
 def _people(results: str, players: Path | None, encoding: str | None) -> Any:
     """Names and clubs from the players file (given, or an event folder's), or None."""
     from duplicate.io.event import players_file
-    from duplicate.io.read import read_raw
-    from duplicate.seating.players import player_details
+    from duplicate.io.read import read_player_details
 
     if players is None and results != "-":
         players = players_file(results)
-    return None if players is None else player_details(read_raw(players, encoding)[0])
+    return None if players is None else read_player_details(players, encoding)
 
 
 def heading(results: str) -> str:

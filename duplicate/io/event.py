@@ -268,8 +268,9 @@ def _unknown_players(folder: Path, results: Results) -> list[Problem]:
     text = frame["player"].astype("str")
     unknown = ~text.isin(known) & ~is_robot(frame["player"])
     problems = []
+    registered = sorted(known)
     for player in sorted(set(text[unknown]))[:50]:
-        guess = closest_match(player, sorted(known))
+        guess = closest_match(player, registered)
         rows = tuple(int(r) for r in frame.loc[unknown & (text == player), "row"])
         hint = f"did you mean {guess!r}?" if guess else f"register the player in {path}"
         problems.append(

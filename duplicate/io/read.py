@@ -119,6 +119,13 @@ def read_results(
     )
 
 
+def read_player_details(path: str | Path | Source, encoding: str | None = None) -> pd.DataFrame:
+    """A players file's ids, names and clubs (seating.players.player_details)."""
+    from duplicate.seating.players import player_details
+
+    return player_details(read_raw(path, encoding)[0])
+
+
 def read_adjustments(
     path: str | Path | Source, encoding: str | None = None, max_rows: int | None = MAX_ROWS
 ) -> Adjustments:

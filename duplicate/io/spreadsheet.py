@@ -24,7 +24,6 @@ import pyarrow.compute as pc
 from duplicate.errors import InvalidData, Problem, UsageError
 from duplicate.limits import MAX_WORKBOOK_BYTES
 
-XLSX_MAGIC = b"PK\x03\x04"
 EXCEL_ROWS = 1_048_576
 
 
@@ -135,24 +134,22 @@ def _write_column(workbook: Any, sheet: Any, index: int, column: pa.ChunkedArray
     kind = column.type
     if pa.types.is_dictionary(kind):
         column, kind = column.cast(kind.value_type), kind.value_type
-    values = column.to_pylist()
+    # How each cell is written, and its value as written (a decimal through Python's
+    # float, which rounds correctly).
+    write: Any = sheet.write_string
+    cell: Any = str
+    formats: tuple[Any, ...] = ()
     if pa.types.is_decimal(kind):
-        places = workbook.add_format({"num_format": "0." + "0" * kind.scale if kind.scale else "0"})
-        for row, value in enumerate(values, start=1):
-            if value is not None:
-                sheet.write_number(row, index, float(value), places)
+        places = "0." + "0" * kind.scale if kind.scale else "0"
+        write, cell = sheet.write_number, float
+        formats = (workbook.add_format({"num_format": places}),)
     elif pa.types.is_integer(kind) or pa.types.is_floating(kind):
-        for row, value in enumerate(values, start=1):
-            if value is not None:
-                sheet.write_number(row, index, value)
+        write, cell = sheet.write_number, None
     elif pa.types.is_boolean(kind):
-        for row, value in enumerate(values, start=1):
-            if value is not None:
-                sheet.write_boolean(row, index, value)
-    else:
-        for row, value in enumerate(values, start=1):
-            if value is not None and value != "":
-                sheet.write_string(row, index, str(value))
+        write, cell = sheet.write_boolean, None
+    for row, value in enumerate(column.to_pylist(), start=1):
+        if value is not None and value != "":
+            write(row, index, value if cell is None else cell(value), *formats)
 
 
 def _width(name: str, column: pa.ChunkedArray) -> int:  # type: ignore[type-arg]

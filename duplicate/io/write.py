@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -140,10 +141,17 @@ def _quoted_where_needed(table: pa.Table) -> bytes:
             text = pc.if_else(needs, wrapped, text)
         fields.append(text)
     lines: Any = pc.binary_join_element_wise(*fields, pa.scalar(",", pa.large_string()))
-    rows = lines.combine_chunks() if isinstance(lines, pa.ChunkedArray) else lines
-    whole = pa.LargeListArray.from_arrays(pa.array([0, len(rows)], pa.int64()), rows)
-    joined: Any = pc.binary_join(whole, pa.scalar("\n", pa.large_string()))
-    return (joined[0].as_py() + "\n").encode("utf-8") if len(rows) else b""
+    # Each line with its end: the lines' bytes, one after another, are the CSV text.
+    ended: Any = pc.binary_join_element_wise(
+        lines, pa.scalar("\n", pa.large_string()), pa.scalar("", pa.large_string())
+    )
+    rows = ended.combine_chunks() if isinstance(ended, pa.ChunkedArray) else ended
+    if not len(rows):
+        return b""
+    buffers: Any = rows.buffers()
+    _, offsets, data = buffers
+    start, stop = np.frombuffer(offsets, dtype=np.int64)[[rows.offset, rows.offset + len(rows)]]
+    return bytes(memoryview(data)[start:stop])
 
 
 def json_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:

@@ -99,6 +99,7 @@ def test_text_is_read_exactly_or_refused(cells: list[str]) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(TEXT, min_size=0, max_size=4), min_size=1, max_size=4))
+@example([["10000000000", "10000000000.000000"]])
 def test_text_in_chunks_is_read_as_one_column(chunks: list[list[str]]) -> None:
     """As a CSV file is read: Arrow strings (32-bit offsets) in blocks, each block with
     its own decimals; the column's scale is the most of any cell's."""

@@ -292,6 +292,9 @@ def _each_text(text: pa.Array[Any]) -> Units:
     readable = pa.array(good & (size > 0))
     significant = pc.if_else(readable, significant, pa.scalar("0", significant.type))
     magnitude = _numpy(pc.cast(significant, pa.int64()), 0).astype(np.int64)
+    # A value too large at its own decimals is refused alone: it sets no decimals for
+    # the others.
+    good &= magnitude < MAX_UNITS
     whole = np.where(negative, -magnitude, magnitude)
     scale = int(decimals[good].max()) if good.any() else 0
     return _scaled(whole, np.where(good, scale - decimals, 0), scale, ~good)

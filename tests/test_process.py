@@ -113,3 +113,33 @@ def test_running_out_of_memory_exits_3_with_advice(monkeypatch: pytest.MonkeyPat
     assert result.exit_code == 3
     assert "out of memory" in result.stderr
     assert "--engine dask" in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="peak memory in KiB (Linux)")
+def test_an_upload_over_the_row_limit_is_refused_without_being_held(tmp_path: Path) -> None:
+    upload = tmp_path / "huge.csv"
+    line = b"1,1,1,0,P0000001,10\n"
+    with open(upload, "wb") as out:
+        out.write(b"round,deal,table,seat,player,score\n")
+        for _ in range(256):  # 256 MiB
+            out.write(line * (2**20 // len(line) + 1))
+    command = [sys.executable, "-m", "duplicate", "--max-rows", "1000", "validate", str(upload)]
+    done = subprocess.run([sys.executable, "-c", PEAK_OF, *command], capture_output=True)
+    code, peak_kib = map(int, done.stdout.split())
+    assert code == 1
+    assert b"more than the 1,000 rows read at once" in done.stderr
+    # The command's own size (Python, pandas, Arrow) and a block of the file at a time.
+    assert peak_kib < 256 * 1024, f"peak {peak_kib // 1024} MiB"
+
+
+# Runs a command and prints its exit code and peak memory. A process's peak counts what
+# it was before exec, the image forked from its parent: this small parent keeps the
+# command's own figure clean of the test runner's size.
+PEAK_OF = """
+import os, subprocess, sys
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(process.pid, 0)
+process.returncode = os.waitstatus_to_exitcode(status)
+print(process.returncode, usage.ru_maxrss)
+"""

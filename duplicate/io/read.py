@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import csv
 import json
-import re
 from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from duplicate.errors import InputOutputError, InvalidData, Problem
+from duplicate.io.csv_file import csv_text, read_csv
 from duplicate.io.source import STDIN, Source, dataset_files, resolve
 from duplicate.io.spreadsheet import read_xlsx
 from duplicate.limits import MAX_ROWS
 from duplicate.model.adjustments import Adjustments, parse_adjustments
 from duplicate.model.results import Results, parse_results
 from duplicate.stages.hand_log import HandLog, parse_hand_log
-
-FALLBACK_ENCODING = "gb18030"
 
 
 def source_name(path: str | Path | Source) -> str:
@@ -55,12 +51,11 @@ def read_raw(
             _check_rows(source, len(table), max_rows, "rows")
         return table, 2
     if source.kind == "csv":
-        data = source.read_bytes()
+        text = csv_text(source, encoding)
         if max_rows is not None:
             # Line ends after the header bound the rows from above (LF, CRLF or CR).
-            lines = max(data.count(b"\n"), data.count(b"\r")) - 1
-            _check_rows(source, lines, max_rows, "lines after its header")
-        return _read_csv(data, source.name, encoding), 2
+            _check_rows(source, text.lines, max_rows, "lines after its header")
+        return _to_pandas(read_csv(text)), 2
     if max_rows is not None:
         _check_rows(source, _parquet_rows(source), max_rows, "rows")
     return _to_pandas(_read_parquet(source)), 1
@@ -171,7 +166,7 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
                 ]
             )
         return pd.DataFrame(rows)
-    return _read_csv(data, source.name, encoding)
+    return _to_pandas(read_csv(csv_text(source, encoding, data)))
 
 
 def _read_parquet(source: Source) -> pa.Table:
@@ -201,115 +196,3 @@ def _to_pandas(table: pa.Table) -> pd.DataFrame:
 
 def _arrow_text(data_type: pa.DataType) -> pd.ArrowDtype | None:
     return pd.ArrowDtype(data_type) if pa.types.is_string(data_type) else None
-
-
-def _decode(data: bytes, source: str, encoding: str | None) -> bytes:
-    """UTF-8 bytes without a BOM: as given, or detected (UTF-8 or UTF-16 by their BOM,
-    UTF-8, then GB18030 unless the text is Big5's)."""
-    if encoding is not None:
-        try:
-            return data.decode(encoding).lstrip("\ufeff").encode("utf-8")
-        except LookupError:
-            raise InvalidData(
-                [Problem(source, f"unknown encoding {encoding!r}", hint="try utf-8 or gb18030")]
-            ) from None
-        except UnicodeDecodeError as exc:
-            row = data[: exc.start].count(b"\n") + 1
-            raise InvalidData(
-                [Problem(source, f"is not valid {encoding}", (row,), hint="check --encoding")]
-            ) from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return _decode(data, source, "utf-16")
-    if b"\x00" in data:
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    "is not text: it holds NUL bytes (binary, or UTF-16 without its BOM)",
-                    hint="save it as UTF-8 CSV, or name its encoding with --encoding",
-                )
-            ]
-        )
-    if data.isascii():  # far quicker to ask than decoding: the usual file is ASCII
-        return data
-    try:
-        data.decode("utf-8")
-        return data
-    except UnicodeDecodeError:
-        pass
-    try:
-        text = data.decode(FALLBACK_ENCODING)
-    except UnicodeDecodeError as exc:
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    "is neither UTF-8 nor GB18030 text",
-                    rows=(data[: exc.start].count(b"\n") + 1,),
-                    hint="save it as UTF-8 CSV, or name its encoding with --encoding",
-                )
-            ]
-        ) from None
-    if _NOT_IN_RESULTS.search(text) and _decodes(data, "cp950"):
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    "looks like Big5 (traditional Chinese), not GB18030: read as GB18030 it "
-                    "holds characters no results file does (kana, Cyrillic, private use)",
-                    hint="name its encoding: --encoding big5 (or --encoding gb18030 if it is)",
-                )
-            ]
-        )
-    return text.encode("utf-8")
-
-
-# Characters that Big5 bytes become when read as GB18030, and that no scorer's file of
-# Chinese names holds: Greek, Cyrillic, box drawing, kana, bopomofo, private use.
-_NOT_IN_RESULTS = re.compile("[\u0370-\u04ff\u2500-\u257f\u3040-\u30ff\u3100-\u312f\ue000-\uf8ff]")
-
-
-def _decodes(data: bytes, encoding: str) -> bool:
-    try:
-        data.decode(encoding)
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _read_csv(data: bytes, source: str, encoding: str | None) -> pd.DataFrame:
-    text = _decode(data, source, encoding)
-    if not text.strip():
-        raise InvalidData([Problem(source, "is empty", hint="give a header row and result rows")])
-    # A line ends at LF, CRLF or a lone CR (old Mac files), as Arrow reads it.
-    ends = [at for at in (text.find(b"\n"), text.find(b"\r")) if at >= 0]
-    first_line = text[: min(ends, default=len(text))].decode("utf-8")
-    header = next(csv.reader([first_line]), [])
-    # Every column as text: identifiers such as "007" keep their spelling, and bad
-    # numbers are reported by row instead of turning a whole column into text.
-    convert = pacsv.ConvertOptions(
-        # Arrow's string (32-bit offsets), kept as it is by _to_pandas.
-        column_types={name: pa.string() for name in header},
-        strings_can_be_null=False,
-        quoted_strings_can_be_null=False,
-    )
-    try:
-        table = pacsv.read_csv(
-            pa.BufferReader(text),  # type: ignore[arg-type]
-            read_options=pacsv.ReadOptions(block_size=1 << 24),
-            parse_options=pacsv.ParseOptions(newlines_in_values=True),
-            convert_options=convert,
-        )
-    except pa.ArrowInvalid as exc:
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    f"is not a well-formed CSV file: {exc}",
-                    hint="every row needs as many fields as the header",
-                )
-            ]
-        ) from None
-    return _to_pandas(table)

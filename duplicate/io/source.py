@@ -45,7 +45,7 @@ class Source:
         try:
             return Path(self.given).read_bytes()
         except OSError as exc:
-            raise _unreadable(self.given, exc) from None
+            raise unreadable(self.given, exc) from None
 
     def sha256(self) -> str:
         """The sha256 of the input: its bytes, or for a dataset, its files' listing."""
@@ -56,7 +56,13 @@ class Source:
                 for f in dataset_files(folder)
             }
             return hashlib.sha256(file_listing(named)).hexdigest()
-        return hashlib.sha256(self.read_bytes()).hexdigest()
+        if self.data is not None:
+            return hashlib.sha256(self.data).hexdigest()
+        try:
+            with open(self.given, "rb") as handle:  # a block at a time, not held whole
+                return hashlib.file_digest(handle, "sha256").hexdigest()
+        except OSError as exc:
+            raise unreadable(self.given, exc) from None
 
 
 # Standard input, once read, for every later use (say, a manifest), by the stream it
@@ -91,7 +97,7 @@ def resolve(given: str | Path | Source) -> Source:
         with open(path, "rb") as handle:
             start = handle.read(len(ZIP_MAGIC))
     except OSError as exc:
-        raise _unreadable(text, exc) from None
+        raise unreadable(text, exc) from None
     return Source(text, _kind(start))
 
 
@@ -113,7 +119,7 @@ def file_listing(named_hashes: dict[str, str]) -> bytes:
     return b"".join(f"{name}\0{digest}\n".encode() for name, digest in sorted(named_hashes.items()))
 
 
-def _unreadable(path: str, exc: OSError) -> InputOutputError:
+def unreadable(path: str, exc: OSError) -> InputOutputError:
     if isinstance(exc, FileNotFoundError):
         return InputOutputError(f"{path}: no such file")
     if isinstance(exc, IsADirectoryError):

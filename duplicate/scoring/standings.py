@@ -198,11 +198,12 @@ def _rank_pairs(
         who = starts // max(n_deals, 1)
         # As wide as the most ranked deals any player has (rank_counts' rows).
         rows = table[:, : int(np.bincount(player, minlength=1).max())]
+    # As compact as they can be: the pairs are about as many as the results.
     pairs = pd.DataFrame(
         {
-            "player": np.asarray(who, dtype=np.int64),
+            "player": np.asarray(who, dtype=code_type(n)),
             "rank": what,  # in the table's small type
-            "count": np.asarray(count, dtype=np.int64),
+            "count": np.asarray(count, dtype=code_type(len(rank) + 1)),
         },
         copy=False,
     )
@@ -235,6 +236,8 @@ def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
 
     placed = list(zip(parts, offsets, strict=False))
     ranks = pd.concat([renumbered(p.ranks, o, ("player",)) for p, o in placed], ignore_index=True)
+    # Counts summed across parts in int64: each part's are as small as that part needs.
+    ranks["count"] = ranks["count"].astype(np.int64)
     ranks = ranks.groupby(["player", "rank"], sort=False)["count"].sum().reset_index()
     beaten = pd.concat(
         [renumbered(p.beaten, o, ("player", "opponent")) for p, o in placed], ignore_index=True
@@ -275,12 +278,13 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
         out["beaten_avg"] = decimal_series(no_value, 2, absent)
         beaten_keys = None
 
-    who = stats.ranks["player"].to_numpy(dtype=np.int64)
-    rank = stats.ranks["rank"].to_numpy()  # a small integer type: widened where needed
-    counts = stats.ranks["count"].to_numpy(dtype=np.int64)
+    # Small integer types, as compact as the pairs are kept: widened where needed.
+    who = stats.ranks["player"].to_numpy()
+    rank = stats.ranks["rank"].to_numpy()
+    counts = stats.ranks["count"].to_numpy()
     rank_matrix = stats.rank_rows
     if rank_matrix is None:
-        key = who * (int(rank.max(initial=0)) + 1) + rank
+        key = who.astype(np.int64) * (int(rank.max(initial=0)) + 1) + rank
         if not bool((key[1:] > key[:-1]).all()):  # merged parts come in any order
             order = np.argsort(key, kind="stable")
             who, rank, counts = who[order], rank[order], counts[order]

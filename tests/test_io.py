@@ -152,6 +152,19 @@ def test_csv_of_columns_chunked_differently() -> None:
     assert csv_bytes(table) == b"a,b\nx,y\n"
 
 
+def test_excel_csv_ends_rows_with_crlf_and_keeps_a_value_s_own_line_end() -> None:
+    import pyarrow as pa
+
+    from duplicate.io.write import encode
+
+    table = pa.table({"player": ["A", "B"], "note": ["two\nlines", "one"]})
+    assert encode(table, "excel", "standings", {}) == (
+        b'\xef\xbb\xbfplayer,note\r\nA,"two\nlines"\r\nB,one\r\n'
+    )
+    plain = pa.table({"player": ["A", "B"], "note": ["x", "y"]})
+    assert encode(plain, "excel", "standings", {}) == b"\xef\xbb\xbfplayer,note\r\nA,x\r\nB,y\r\n"
+
+
 @pytest.mark.parametrize(
     "path",
     [SAMPLE / "big2_event.csv", *sorted((Path(__file__).parent / "data" / "bad").glob("*.csv"))],

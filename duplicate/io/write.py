@@ -87,10 +87,11 @@ def neutralise_formulas(column: pa.ChunkedArray[Any]) -> pa.ChunkedArray[Any]:
     return safe
 
 
-def csv_bytes(table: pa.Table) -> bytes:
+def csv_bytes(table: pa.Table, line_end: str = "\n") -> bytes:
     """CSV that quotes only when some value needs it, so plain tables stay plain.
 
-    Text that a spreadsheet would run as a formula is neutralised first.
+    Text that a spreadsheet would run as a formula is neutralised first. Rows end with
+    `line_end`; a line end inside a quoted value is the value's own, kept as it is.
     """
     # Arrow's CSV writer garbles columns whose chunks differ (a column of one chunk beside
     # one of many writes NUL bytes): one chunk per column first.
@@ -115,16 +116,17 @@ def csv_bytes(table: pa.Table) -> bytes:
         if pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
     )
     # Our column names never need quotes; Arrow would quote them all.
-    header = (",".join(table.column_names) + "\n").encode("utf-8")
+    header = (",".join(table.column_names) + line_end).encode("utf-8")
     if quote:
-        return header + _quoted_where_needed(table)
+        return header + _quoted_where_needed(table, line_end)
     sink = io.BytesIO()
-    sink.write(header)
     pacsv.write_csv(table, sink, pacsv.WriteOptions(include_header=False, quoting_style="none"))
-    return sink.getvalue()
+    rows = sink.getvalue()
+    # No value holds a line end (none needs quotes): each one in the rows ends a row.
+    return header + (rows if line_end == "\n" else rows.replace(b"\n", line_end.encode()))
 
 
-def _quoted_where_needed(table: pa.Table) -> bytes:
+def _quoted_where_needed(table: pa.Table, line_end: str) -> bytes:
     """The rows as CSV with quotes only on the values that hold a quote, a comma or a
     line end (Arrow's writer would quote every text value, numbers held as text too)."""
     fields = []
@@ -143,7 +145,7 @@ def _quoted_where_needed(table: pa.Table) -> bytes:
     lines: Any = pc.binary_join_element_wise(*fields, pa.scalar(",", pa.large_string()))
     # Each line with its end: the lines' bytes, one after another, are the CSV text.
     ended: Any = pc.binary_join_element_wise(
-        lines, pa.scalar("\n", pa.large_string()), pa.scalar("", pa.large_string())
+        lines, pa.scalar(line_end, pa.large_string()), pa.scalar("", pa.large_string())
     )
     rows = ended.combine_chunks() if isinstance(ended, pa.ChunkedArray) else ended
     if not len(rows):
@@ -336,7 +338,7 @@ def encode(
     if fmt == "csv":
         return csv_bytes(table)
     if fmt == "excel":
-        return b"\xef\xbb\xbf" + csv_bytes(table).replace(b"\n", b"\r\n")
+        return b"\xef\xbb\xbf" + csv_bytes(table, "\r\n")
     if fmt == "xlsx":
         from duplicate.io.spreadsheet import xlsx_bytes
 

@@ -67,15 +67,35 @@ def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
 
 
 @pytest.mark.slow
-def test_tuning_off_gives_the_same_bytes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("upload", ["big2_event.parquet", "big2_event.csv"])
+@pytest.mark.parametrize("command", ["score", "standings"])
+def test_tuning_off_gives_the_same_bytes(tmp_path: Path, upload: str, command: str) -> None:
     outputs = []
     for tuning in ("", "1"):
-        out = tmp_path / f"scores{tuning}.parquet"
+        out = tmp_path / f"{command}{tuning}.parquet"
         env = {**os.environ, "DUPLICATE_NO_TUNING": tuning}
-        done = duplicate("score", str(SAMPLE / "big2_event.parquet"), "-o", str(out), env=env)
+        done = duplicate(command, str(SAMPLE / upload), "-o", str(out), env=env)
         assert done.returncode == 0, done.stderr
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("tuned", [False, True])
+def test_a_command_leaves_arrow_s_memory_pool_as_it_was(
+    tuned: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pyarrow as pa
+    from typer.testing import CliRunner
+
+    from duplicate.cli import app, process
+
+    # As if the command line's own process had been tuned: the pool for reading CSV is
+    # given back afterwards all the same.
+    monkeypatch.setattr(process, "_tuned", [True] if tuned else [])
+    before = pa.default_memory_pool().backend_name
+    result = CliRunner().invoke(app, ["score", EVENT])
+    assert result.exit_code == 0, result.stderr
+    assert pa.default_memory_pool().backend_name == before
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="closing a descriptor by the shell")

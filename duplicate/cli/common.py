@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from duplicate.cli import process
 from duplicate.errors import DuplicateError, InvalidData, UsageError, listed_problems
 from duplicate.limits import MAX_ROWS
 
@@ -212,11 +213,23 @@ def read_inputs(
     sheet: str | None = None,
 ) -> tuple[Results, Adjustments | None]:
     """The results file, validated, and the corrections file if one is given."""
-    from duplicate.io.read import read_adjustments, read_results
+    from duplicate.io.read import read_adjustments
 
-    data = read_results(results, encoding, deal_scope, max_rows=max_rows(), sheet=sheet)
+    data = read_results_file(results, encoding, deal_scope, sheet)
     note_blank_rows(data)
     return data, read_adjustments(adjustments, encoding, max_rows()) if adjustments else None
+
+
+def read_results_file(
+    results: str, encoding: str | None, deal_scope: str, sheet: str | None = None
+) -> Results:
+    """The results file read and validated (io.read.read_results) under the row limit,
+    its memory arranged by the process edge (process.reading)."""
+    from duplicate.io.read import read_results
+    from duplicate.io.source import resolve
+
+    with process.reading(resolve(results).kind):
+        return read_results(results, encoding, deal_scope, max_rows=max_rows(), sheet=sheet)
 
 
 def note_blank_rows(data: Results) -> None:

@@ -10,6 +10,9 @@ import ctypes
 import os
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 # Parquet row groups encoded at once (io.write.write_parquet), each holding up to 2**20
 # rows in memory.
@@ -50,10 +53,16 @@ def _terminated(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
+# Whether `tune` ran: a command run inside another program (typer's CliRunner, a test)
+# leaves that process as it is.
+_tuned: list[bool] = []
+
+
 def tune() -> None:
     """Defaults that make large runs faster, unless DUPLICATE_NO_TUNING is set."""
     if os.environ.get(NO_TUNING):
         return
+    _tuned[:] = [True]
     for name, value in ENVIRONMENT_DEFAULTS.items():
         os.environ.setdefault(name, value)
     keep_freed_memory()
@@ -64,6 +73,39 @@ def encoding_threads() -> int:
     if os.environ.get(NO_TUNING):
         return 1
     return max(1, min(MAX_ENCODING_THREADS, os.cpu_count() or 1))
+
+
+@contextmanager
+def reading(kind: str) -> Iterator[None]:
+    """While an input of `kind` is read and parsed, in a process `tune` tuned: a CSV
+    file's Arrow buffers come from Arrow's jemalloc pool, where available.
+
+    Arrow's CSV reader frees its scratch space in pieces between the text it keeps. On
+    the C library's heap those pieces are too small for the arrays that follow, which
+    grow the heap beside them (by about 500 MiB at 10M rows); jemalloc reuses them.
+    Parquet inputs read as fast, or faster, from the heap tuned below.
+    """
+    pool = _jemalloc_pool() if _tuned and kind == "csv" else None
+    if pool is None:
+        yield
+        return
+    import pyarrow as pa
+
+    usual = pa.default_memory_pool()
+    pa.set_memory_pool(pool)
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(usual)
+
+
+def _jemalloc_pool() -> Any:
+    import pyarrow as pa
+
+    try:
+        return pa.jemalloc_memory_pool()
+    except NotImplementedError:  # an Arrow built without it (Windows wheels, some distros)
+        return None
 
 
 def keep_freed_memory() -> None:

@@ -11,8 +11,8 @@ from duplicate.cli.common import (
     EncodingOpt,
     ResultsArg,
     SheetOpt,
-    max_rows,
     note_blank_rows,
+    read_results_file,
     read_table,
     reports_errors,
     stderr,
@@ -74,11 +74,11 @@ def validate(
     Example: duplicate validate results.csv --seating round3-seating.csv
     """
     from duplicate.errors import InvalidData, listed_problems
-    from duplicate.io.read import read_results, source_name
+    from duplicate.io.read import source_name
     from duplicate.model.entry_checks import entry_problems
     from duplicate.seating.check import seating_problems
 
-    data = read_results(results, encoding, rules.deal_scope, max_rows=max_rows(), sheet=sheet)
+    data = read_results_file(results, encoding, rules.deal_scope, sheet)
     note_blank_rows(data)
     if seating is not None:
         raw, _ = read_table(seating, encoding)

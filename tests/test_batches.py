@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.io import publish, write
-from duplicate.io.write import encode, parquet_bytes, to_arrow, write_parquet
+from duplicate.io import parquet_write, publish
+from duplicate.io.parquet_write import parquet_bytes, write_parquet
+from duplicate.io.write import encode, to_arrow
 from duplicate.model.results import parse_results
 from duplicate.scoring import scores as scoring
 from duplicate.scoring.methods import score_batches
@@ -68,7 +69,7 @@ def test_streamed_parquet_is_the_same_file(
     case: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # Small row groups, so that batches are cut and joined across row groups.
-    monkeypatch.setattr(write, "ROW_GROUP_ROWS", 4)
+    monkeypatch.setattr(parquet_write, "ROW_GROUP_ROWS", 4)
     results, rules, adjustments = inputs(case)
     whole = parquet_bytes(to_arrow(duplicate.score(results, rules, adjustments)), META)  # type: ignore[arg-type]
     batches = score_batches(results, rules, adjustments, batch_rows=3)  # type: ignore[arg-type]
@@ -126,7 +127,7 @@ def test_a_failed_streamed_write_leaves_nothing(
 ) -> None:
     """The Parquet writer failing half-way (a full disk, say) is an I/O error, exit 3."""
     case = CASES[0]
-    original = write.write_parquet
+    original = parquet_write.write_parquet
 
     def failing(
         sink: str, tables: object, nullable: set[str], meta: dict[str, str], *_: int

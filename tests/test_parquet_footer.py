@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.io import write
+from duplicate.io import parquet_write
 from duplicate.io.parquet_footer import (
     Container,
     Field,
@@ -49,12 +49,12 @@ def table_of(n: int) -> pa.Table:
 
 def one_writer(table: pa.Table, nullable: set[str]) -> bytes:
     """What a single Arrow writer writes with the same schema and options."""
-    schema = write._parquet_schema(table, nullable, META)
+    schema = parquet_write._parquet_schema(table, nullable, META)
     sink = pa.BufferOutputStream()
-    with pq.ParquetWriter(sink, schema, **write._parquet_options(schema)) as writer:
+    with pq.ParquetWriter(sink, schema, **parquet_write._parquet_options(schema)) as writer:
         writer.write_table(
             pa.Table.from_arrays(table.columns, schema=schema),
-            row_group_size=write.ROW_GROUP_ROWS,
+            row_group_size=parquet_write.ROW_GROUP_ROWS,
         )
     return bytes(sink.getvalue().to_pybytes())
 
@@ -73,9 +73,9 @@ def test_joined_file_is_what_one_writer_writes(
     bounds = sorted({0, n, *(c for c in cuts if c < n)})
     parts = [table.slice(a, b - a) for a, b in itertools.pairwise(bounds)] or [table]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(write, "ROW_GROUP_ROWS", group_rows)
+        patch.setattr(parquet_write, "ROW_GROUP_ROWS", group_rows)
         sink = pa.BufferOutputStream()
-        rows = write.write_parquet(sink, parts, NULLABLE, META, threads)
+        rows = parquet_write.write_parquet(sink, parts, NULLABLE, META, threads)
         expected = one_writer(table, NULLABLE)
     joined = bytes(sink.getvalue().to_pybytes())
     assert rows == n
@@ -91,7 +91,7 @@ def test_joined_file_is_what_one_writer_writes(
 @pytest.mark.parametrize("threads", [1, 2])
 def test_no_tables_write_nothing(threads: int) -> None:
     sink = pa.BufferOutputStream()
-    assert write.write_parquet(sink, [], set(), META, threads) == 0
+    assert parquet_write.write_parquet(sink, [], set(), META, threads) == 0
     assert sink.getvalue().size == 0
 
 

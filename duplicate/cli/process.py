@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-# Parquet row groups encoded at once (io.write.write_parquet), each holding up to 2**20
+# Parquet row groups encoded at once (io.parquet_write.write_parquet), each holding up to 2**20
 # rows in memory.
 MAX_ENCODING_THREADS = 4
 

@@ -24,13 +24,13 @@ import pyarrow as pa
 
 from duplicate import __version__
 from duplicate.errors import UsageError
+from duplicate.io.parquet_write import write_parquet
 from duplicate.io.write import (
     TEXT_TABLES,
     atomic_path,
     encode,
     format_for,
     refuse_overwriting,
-    write_parquet,
 )
 from duplicate.rules import Rules
 from duplicate.scoring.score_table import ScoreBatches

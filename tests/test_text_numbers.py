@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duplicate.errors import InvalidData
-from duplicate.model import results as module
+from duplicate.model import cells as module
 from duplicate.model.results import parse_results
 
 # Spellings that look like integers to one reader or another.

@@ -19,7 +19,7 @@ from duplicate.model.codes import (
     sorting_codes,
 )
 from duplicate.model.results import parse_results
-from duplicate.scoring.scores import canonical_order
+from duplicate.scoring.row_order import canonical_order
 
 
 @settings(max_examples=200, deadline=None)

@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-from duplicate.errors import InvalidData, OutOfRange, Problem
+from duplicate.errors import InvalidData, Problem
 from duplicate.model.adjustments import (
     AVERAGE_CENTI,
     Adjustments,
@@ -22,13 +22,10 @@ from duplicate.model.codes import (
     combine,
     combine_values,
     dense_codes,
-    distinct_key_order,
     has_repeats,
 )
 from duplicate.model.exact import (
-    EXACT_DENOMINATOR_LIMIT,
     CodeArray,
-    FloatArray,
     IntArray,
     div_half_up,
     fraction_sums,
@@ -37,7 +34,9 @@ from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
 from duplicate.model.validation import structural_problems
 from duplicate.rules import Rules
+from duplicate.scoring.fractions import matchpoint_fractions, neuberg, session_keys
 from duplicate.scoring.kernel import cells, weighted_ranks
+from duplicate.scoring.row_order import canonical_order
 from duplicate.scoring.score_table import (
     MATCHPOINT_NUMBERS,
     ScoreBatches,
@@ -339,47 +338,6 @@ def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None
     )
 
 
-@dataclass(frozen=True)
-class MatchpointFractions:
-    """Per rank item: MP as shown (in 10**-mp_scale), top, the exact rank key MP/top,
-    MP% in hundredths (half up), and MP% exactly as pct_num / pct_den."""
-
-    mp: IntArray
-    top: IntArray
-    key: FloatArray
-    centi: IntArray
-    pct_num: IntArray
-    pct_den: IntArray
-    mp_scale: int
-
-
-def matchpoint_fractions(mp: IntArray, size: IntArray, unit: int) -> MatchpointFractions:
-    """MP% of items whose MP is counted in 1/unit (1, or 100 with weighted scores) in a
-    group of `size` results. A group of one has nothing to compare with: MP% 50."""
-    top = 2 * (size - 1)
-    den = unit * np.maximum(top, 1)
-    if unit > 1:
-        _check_denominators(den)
-    compared = top > 0
-    return MatchpointFractions(
-        mp=mp,
-        top=top,
-        key=np.where(compared, mp / den, 0.5),
-        centi=np.where(compared, div_half_up(mp * 10000, den), 5000),
-        pct_num=np.where(compared, mp, 1),
-        pct_den=np.where(compared, den, 2),
-        mp_scale=0 if unit == 1 else 2,
-    )
-
-
-def _check_denominators(den: IntArray) -> None:
-    if len(den) and int(den.max()) >= EXACT_DENOMINATOR_LIMIT:
-        raise OutOfRange(
-            "factored or weighted matchpoints rank exactly for deals played up to 5,000 "
-            "times (with weighted scores and factoring both, 400); this event's are larger"
-        )
-
-
 def every_group_single(results: Results, rules: Rules) -> bool:
     """Whether every comparison group (deal, seat) holds one result: nothing is compared,
     and every MP% is 50. A bridge movement plays a deal in several rounds: it needs
@@ -397,38 +355,6 @@ SINGLE_GROUPS_WARNING = (
     "every comparison group holds a single result, so every MP% is 50: if a deal is "
     "played in several rounds (a movement), give --deal-scope event"
 )
-
-
-def session_keys(rules: Rules) -> list[str]:
-    """The columns of a session, in which a deal is played its normal number of times."""
-    return ["section", "round"] if rules.deal_scope == "round" else ["section"]
-
-
-def neuberg(mp: IntArray, size: IntArray, unit: int, session_seat: IntArray) -> MatchpointFractions:
-    """Neuberg's factoring (SCORING.md section 9): an item of a group of n results (MP
-    counted in 1/unit) of a deal normally played N times (the largest group of its
-    session and seat) scores MP' = (MP + 1) x N / n - 1 against a top of 2(N - 1).
-
-    MP' is shown in hundredths (half up); MP% and the rank key are exact.
-    """
-    normal = np.zeros(int(session_seat.max(initial=0)) + 1, dtype=np.int64)
-    np.maximum.at(normal, session_seat, size)
-    big_n = normal[session_seat]
-    # MP' = num / (n x unit) exactly; MP% = num / (n x unit x top).
-    num = (mp + unit) * big_n - size * unit
-    top = 2 * (big_n - 1)
-    den = size * unit * np.maximum(top, 1)
-    _check_denominators(den)
-    compared = top > 0
-    return MatchpointFractions(
-        mp=div_half_up(num * 100, size * unit),
-        top=top,
-        key=np.where(compared, num / den, 0.5),
-        centi=np.where(compared, div_half_up(num * 10000, den), 5000),
-        pct_num=np.where(compared, num, 1),
-        pct_den=np.where(compared, den, 2),
-        mp_scale=2,
-    )
 
 
 def score_rows(
@@ -486,45 +412,3 @@ def matchpoint_batches(
             yield score_table(results, identifiers, rows, numbers, notes, nullable)
 
     return ScoreBatches(tables(), nullable, n_rows)
-
-
-def canonical_order(results: Results) -> IntArray | None:
-    """Row positions in (section, round, deal, table, seat, player) order; None if already.
-
-    Files usually arrive in that order already: a few comparison passes, then no sort.
-    A table's seat holds one player per deal, so with a table column the order is
-    found without the players, by placing each row at its (deal, table, seat).
-    """
-    places = ["table", "seat", "player"] if results.has_table else ["seat", "player"]
-    if _in_order(results, ["section", "round", "deal", *places]):
-        return None
-    deal = results.key("section", "round", "deal")
-    if results.has_table:
-        order = distinct_key_order(
-            *combine([deal, results.sorting_codes("table"), results.codes("seat")])
-        )
-        if order is not None:
-            return order
-    key, _ = combine([deal, *(results.codes(k) for k in places)])
-    return np.argsort(key, kind="stable").astype(np.int64)
-
-
-def _in_order(results: Results, columns: list[str]) -> bool:
-    """Whether each row comes strictly after the one before, by `columns` in turn.
-
-    Integer columns are compared as they are (no codes needed); others by their codes,
-    which sort like them. Columns are compared until every pair of rows is decided.
-    """
-    frame = results.frame
-    n = len(frame)
-    later = np.zeros(max(n - 1, 0), dtype=bool)
-    same = np.ones(max(n - 1, 0), dtype=bool)
-    for name in columns:
-        column = frame[name]
-        integers = pd.api.types.is_integer_dtype(column.dtype)
-        values = column.to_numpy() if integers else results.codes(name)[0]
-        later |= same & (values[1:] > values[:-1])
-        same &= values[1:] == values[:-1]
-        if not same.any():
-            break
-    return bool(later.all())

@@ -22,13 +22,14 @@ from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
 from duplicate.scoring.final_order import PLAYER_KEYS, Criterion, final_order
+from duplicate.scoring.row_order import canonical_order
 from duplicate.scoring.score_table import (
     RESULT_COLUMNS,
     identifier_arrays,
     result_arrays,
     table_of,
 )
-from duplicate.scoring.scores import canonical_order, deal_keys
+from duplicate.scoring.scores import deal_keys
 
 # Differences from 13 up: the largest difference of each standard-point step (13 ... 23).
 STEP_TOPS = np.array([16, 21, 26, 32, 40, 49, 65, 84, 104, 144, 199], dtype=np.int64)

@@ -34,7 +34,12 @@ from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
 from duplicate.model.validation import structural_problems
 from duplicate.rules import Rules
-from duplicate.scoring.fractions import matchpoint_fractions, neuberg, session_keys
+from duplicate.scoring.fractions import (
+    MatchpointFractions,
+    matchpoint_fractions,
+    neuberg,
+    session_keys,
+)
 from duplicate.scoring.kernel import cells, weighted_ranks
 from duplicate.scoring.row_order import canonical_order
 from duplicate.scoring.score_table import (
@@ -236,15 +241,8 @@ def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None
     part_group = np.asarray(group[weighted_rows], dtype=np.int64)
     del group
 
-    # Matchpoints, per distinct (comparison group, score) cell of the compared rows:
-    # every row unless adjustments assign an MP% to some, weight or void them.
-    compared: IntArray | None = None
-    assigned = np.zeros(0, dtype=np.int64)
-    if adjusted is not None:
-        assigned = np.flatnonzero(adjusted.assigned_centi >= 0)
-        left_out = adjusted.void | (adjusted.assigned_centi >= 0)
-        left_out[weighted_rows] = True
-        compared = np.flatnonzero(~left_out) if left_out.any() else None
+    # Matchpoints, per distinct (comparison group, score) cell of the compared rows.
+    compared, assigned = _compared_and_assigned(adjusted, weighted_rows)
 
     def of_compared(values: IntArray) -> IntArray:
         return values if compared is None else values[compared]
@@ -307,34 +305,82 @@ def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None
         dense=rules.tie_ranking == "dense",
     )
 
-    # Each row's item: its cell when compared; its own item when weighted or
-    # assigned; else the one item of the voids.
-    n_items = len(item_mp)
+    row_item = _row_items(
+        n_rows, mp_cells.row_cell, compared, weighted, assigned, n_cells, len(item_mp)
+    )
+    return _scored_items(
+        row_item,
+        item_size,
+        numbers,
+        item_rank,
+        assigned_centi[assigned],
+        None if everyone_ranked else unranked,
+        adjusted,
+        rules,
+    )
+
+
+def _compared_and_assigned(
+    adjusted: RowAdjustments | None, weighted_rows: IntArray
+) -> tuple[IntArray | None, IntArray]:
+    """The rows matchpointed against one another (None: every row), and the rows with an
+    assigned MP%: adjustments assign an MP% to some rows, weight or void others."""
+    if adjusted is None:
+        return None, np.zeros(0, dtype=np.int64)
+    assigned = np.flatnonzero(adjusted.assigned_centi >= 0)
+    left_out = adjusted.void | (adjusted.assigned_centi >= 0)
+    left_out[weighted_rows] = True
+    return (np.flatnonzero(~left_out) if left_out.any() else None), assigned
+
+
+def _row_items(
+    n_rows: int,
+    row_cell: IntArray,
+    compared: IntArray | None,
+    weighted: IntArray,
+    assigned: IntArray,
+    n_cells: int,
+    n_items: int,
+) -> IntArray:
+    """Each row's item: its cell when compared; its own item when weighted (after the
+    cells) or assigned (after all `n_items`); else the one item of the voids, last."""
     if compared is None and not len(assigned):
-        row_item = mp_cells.row_cell
-    else:
-        row_item = np.full(n_rows, n_items + len(assigned), dtype=np.int64)
-        row_item[slice(None) if compared is None else compared] = mp_cells.row_cell
-        row_item[weighted] = n_cells + np.arange(len(weighted))
-        row_item[assigned] = n_items + np.arange(len(assigned))
-    left = np.full(len(assigned) + 1, -1, dtype=np.int64)
+        return row_cell
+    row_item = np.full(n_rows, n_items + len(assigned), dtype=np.int64)
+    row_item[slice(None) if compared is None else compared] = row_cell
+    row_item[weighted] = n_cells + np.arange(len(weighted))
+    row_item[assigned] = n_items + np.arange(len(assigned))
+    return row_item
+
+
+def _scored_items(
+    row_item: IntArray,
+    item_size: IntArray,
+    numbers: MatchpointFractions,
+    item_rank: IntArray,
+    assigned_pct_centi: IntArray,
+    unranked: npt.NDArray[np.bool_] | None,
+    adjusted: RowAdjustments | None,
+    rules: Rules,
+) -> ScoredItems:
+    """The items' numbers, then each assigned MP%'s, then the voids' item."""
+    n_assigned = len(assigned_pct_centi)
+    left = np.full(n_assigned + 1, -1, dtype=np.int64)
     rank = np.concatenate([item_rank, [0]])
     return ScoredItems(
         row_item=row_item,
         n=np.concatenate([item_size, left]),
         mp=np.concatenate([numbers.mp, left]),
         top=np.concatenate([numbers.top, left]),
-        mp_pct_centi=np.concatenate([numbers.centi, assigned_centi[assigned], [-1]]),
+        mp_pct_centi=np.concatenate([numbers.centi, assigned_pct_centi, [-1]]),
         deal_rank=rank,
         points=np.where(rank > 0, rank_points_cents(np.maximum(rank, 1), rules), 0),
-        unranked=None if everyone_ranked else unranked,
+        unranked=unranked,
         penalty_cents=None if adjusted is None else adjusted.penalty_cents,
         note=None if adjusted is None else adjusted.note,
         mp_scale=numbers.mp_scale,
-        pct_num=np.concatenate([numbers.pct_num, assigned_centi[assigned], [0]]),
-        pct_den=np.concatenate(
-            [numbers.pct_den, np.full(len(assigned), 10000, dtype=np.int64), [0]]
-        ),
+        pct_num=np.concatenate([numbers.pct_num, assigned_pct_centi, [0]]),
+        pct_den=np.concatenate([numbers.pct_den, np.full(n_assigned, 10000, dtype=np.int64), [0]]),
     )
 
 

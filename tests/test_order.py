@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.scoring import standings
+from duplicate.scoring import player_stats, standings
 from duplicate.scoring.final_order import _lexical_order
 from tests.golden.regenerate import cases, expected_outputs
 
@@ -44,7 +44,7 @@ def test_rank_counts_by_sorting_pairs_give_the_same_standings(
 ) -> None:
     """Both ways of counting each player's deal ranks agree (a table per player, or a sort)."""
     expected = expected_outputs(case)["standings.csv"]
-    monkeypatch.setattr(standings, "HISTOGRAM_LIMIT", 0)
+    monkeypatch.setattr(player_stats, "HISTOGRAM_LIMIT", 0)
     assert expected_outputs(case)["standings.csv"] == expected
 
 
@@ -89,8 +89,8 @@ def test_rank_rows_counted_in_a_table_are_those_made_from_the_pairs(case: Path) 
     from tests.test_batches import inputs
 
     results, rules, adjustments = inputs(case)
-    scored = score_rows(results, rules, adjustments, standings.STATS_NUMBERS)  # type: ignore[arg-type]
-    stats = standings.player_stats(scored, results)
+    scored = score_rows(results, rules, adjustments, player_stats.STATS_NUMBERS)  # type: ignore[arg-type]
+    stats = player_stats.player_stats(scored, results)
     assert stats.rank_rows is not None
     pairs = stats.ranks
     player, rank, count = (pairs[c].to_numpy() for c in ("player", "rank", "count"))

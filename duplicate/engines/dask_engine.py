@@ -21,10 +21,11 @@ from duplicate.model.adjustments import Adjustments, coverage_problems
 from duplicate.model.columns import canonical_name
 from duplicate.model.results import Results, parse_results
 from duplicate.rules import Rules
+from duplicate.scoring.player_stats import PlayerStats, merge_stats, player_stats
 from duplicate.scoring.row_order import canonical_order
 from duplicate.scoring.score_table import ScoreBatches, format_scores
 from duplicate.scoring.scores import score_rows
-from duplicate.scoring.standings import PlayerStats, merge_stats, player_stats, rank_players
+from duplicate.scoring.standings import rank_players
 
 ROW = "_row"
 PART = "_partition"

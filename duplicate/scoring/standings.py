@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.codes import (
-    HISTOGRAM_LIMIT,
-    code_type,
-    combine,
     dense_codes,
     first_rows,
-    min_max_by,
     sum_by,
 )
 from duplicate.model.exact import (
@@ -26,11 +21,10 @@ from duplicate.model.exact import (
     div_half_up,
     ratio_key,
 )
-from duplicate.model.grouping import group_codes
 from duplicate.model.results import Results
-from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
-from duplicate.scoring.final_order import PLAYER_KEYS, Criterion, SortKeys, final_order
+from duplicate.scoring.final_order import Criterion, SortKeys, final_order
+from duplicate.scoring.player_stats import STATS_NUMBERS, PlayerStats, player_stats
 from duplicate.scoring.scores import score_rows
 
 STANDINGS_COLUMNS = (
@@ -63,188 +57,6 @@ def matchpoint_standings(
     return rank_players(stats, results, rules)
 
 
-@dataclass(frozen=True)
-class PlayerStats:
-    """What the standings need of each player, reducible across parts of an event.
-
-    players: one row per player (section, player, points and penalty in cents, deals,
-    play time sum, min and max). ranks: player (a row of `players`), rank, count, for
-    ranked deals. beaten: player and opponent (rows of `players`), once per round an
-    opponent at the player's table scored lower.
-    """
-
-    players: pd.DataFrame
-    ranks: pd.DataFrame
-    beaten: pd.DataFrame
-    # Each player's deal ranks, best first, padded past the worst rank (the rows
-    # rank_counts compares), when the ranks were counted in a table; parts reduced
-    # together have none, and the rows are made again from `ranks`.
-    rank_rows: CodeArray | None = None
-
-    def without_rank_rows(self) -> PlayerStats:
-        """The statistics as reduced across parts (the rank rows are not sent)."""
-        return PlayerStats(self.players, self.ranks, self.beaten)
-
-
-# What player_stats reads of each scored result.
-STATS_NUMBERS = ("deal_rank", "points", "penalty")
-
-
-def player_stats(rows: pd.DataFrame, results: Results) -> PlayerStats:
-    """Per-player sums of scored rows (whole rounds, so tablemates are all present).
-
-    `rows` are the rows of `results` in the same order (as score_rows gives them), so
-    the results' codes (players, deals, tables) serve without being computed again.
-    """
-    # Robots take no place, and beating one is not beating an opponent.
-    robots = is_robot(rows["player"])
-    keep = ~robots if robots.any() else None
-
-    def own(codes: tuple[CodeArray, int]) -> tuple[CodeArray, int]:
-        return codes if keep is None else (codes[0][keep], codes[1])
-
-    if keep is not None:
-        rows = rows[keep].reset_index(drop=True)
-    player, n = own(results.dense_key("section", "player"))
-    if keep is not None:
-        player, n = dense_codes(player)
-    first = first_rows(player, n)
-    has_seconds = results.has_seconds
-    seconds = rows["seconds_units"].to_numpy() if has_seconds else np.zeros(len(rows), np.int64)
-    shortest, longest = min_max_by(player, seconds, n)
-    players = pd.DataFrame(
-        {
-            "section": rows["section"].iloc[first].astype("str").to_numpy(),
-            "player": rows["player"].iloc[first].to_numpy(),
-            "points": sum_by(player, rows["points"].to_numpy(), n),
-            # No adjustments, no penalty column: no array of zeros as long as the results.
-            "penalty": (
-                sum_by(player, rows["penalty"].to_numpy(), n)
-                if "penalty" in rows
-                else np.zeros(n, dtype=np.int64)
-            ),
-            # A void result is not a deal played (its deal rank is 0; robots are out).
-            "deals": np.bincount(player[rows["deal_rank"].to_numpy() > 0], minlength=n).astype(
-                np.int64
-            ),
-            "seconds_sum": sum_by(player, seconds, n),
-            "seconds_min": shortest,
-            "seconds_max": longest,
-        }
-    )
-    deal = own(results.dense_key("section", "round", "deal"))
-    ranks, rank_rows = _rank_pairs(rows["deal_rank"].to_numpy(), (player, n), deal)
-    beaten = (
-        _beaten_pairs(
-            rows["score_units"].to_numpy(),
-            (player, n),
-            own(results.dense_key("section", "round")),
-            own(results.codes("table")),
-        )
-        if results.has_table
-        else pd.DataFrame({"player": np.zeros(0, np.int64), "opponent": np.zeros(0, np.int64)})
-    )
-    return PlayerStats(players, ranks, beaten, rank_rows)
-
-
-def _rank_pairs(
-    rank: IntArray, players: tuple[CodeArray, int], deals: tuple[CodeArray, int]
-) -> tuple[pd.DataFrame, CodeArray | None]:
-    """(player, rank, count) of each player's ranked deals, by player then rank; and
-    the rank rows (see PlayerStats) when they were made on the way.
-
-    A player has one result per (section, round, deal): when a table of players by
-    deals fits, each player's ranks are put in their row, sorted along it, and counted
-    in runs, with no sort of all the results; the sorted table is the rank rows.
-    Otherwise the (player, rank) pairs are sorted and counted.
-    """
-    (player, n), (deal, n_deals) = players, deals
-    # A void result has no rank (0) and counts for no place.
-    ranked = rank > 0
-    if not ranked.all():
-        player, deal, rank = player[ranked], deal[ranked], rank[ranked]
-    rows: CodeArray | None = None
-    if n * n_deals > HISTOGRAM_LIMIT:
-        width = int(rank.max(initial=0)) + 1
-        cell, count = np.unique(player.astype(np.int64) * width + rank, return_counts=True)
-        who, what = cell // width, cell % width
-    else:
-        # Unranked or unplayed deals hold the padding, worse than any rank: it sorts
-        # last, and is dropped from the pairs below.
-        padding = int(rank.max(initial=0)) + 1
-        table = np.full((n, n_deals), padding, dtype=code_type(padding + 1))
-        # One flat index, not a pair: numpy would widen both index arrays to int64.
-        # Worked in place: one array as long as the results, not three.
-        index = player.astype(np.int64)
-        index *= n_deals
-        index += deal
-        table.ravel()[index] = rank
-        del index
-        table.sort(axis=1)
-        flat = table.ravel()
-        new_run = np.ones(len(flat), dtype=bool)
-        new_run[1:] = flat[1:] != flat[:-1]
-        new_run[:: max(n_deals, 1)] = True  # each player's row starts a run
-        starts = np.flatnonzero(new_run)
-        del new_run
-        # Run lengths, without a copy of `starts` to append the end to.
-        count = np.empty_like(starts)
-        np.subtract(starts[1:], starts[:-1], out=count[:-1])
-        count[-1:] = len(flat) - starts[-1:]
-        what = flat[starts]
-        keep = what < padding
-        if not keep.all():  # runs of padding: deals a player has no rank for
-            starts, what, count = starts[keep], what[keep], count[keep]
-        who = starts // max(n_deals, 1)
-        # As wide as the most ranked deals any player has (rank_counts' rows).
-        rows = table[:, : int(np.bincount(player, minlength=1).max())]
-    # As compact as they can be: the pairs are about as many as the results.
-    pairs = pd.DataFrame(
-        {
-            "player": np.asarray(who, dtype=code_type(n)),
-            "rank": what,  # in the table's small type
-            "count": np.asarray(count, dtype=code_type(len(rank) + 1)),
-        },
-        copy=False,
-    )
-    return pairs, rows
-
-
-def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
-    """Player statistics of several parts of an event, reduced to one row per player."""
-    stacked = pd.concat([p.players for p in parts], ignore_index=True)
-    player, n = group_codes(stacked, PLAYER_KEYS)
-    offsets = np.cumsum([0] + [len(p.players) for p in parts])
-    first = first_rows(player, n)
-    shortest, _ = min_max_by(player, stacked["seconds_min"].to_numpy(), n)
-    _, longest = min_max_by(player, stacked["seconds_max"].to_numpy(), n)
-    players = pd.DataFrame(
-        {
-            "section": stacked["section"].iloc[first].to_numpy(),
-            "player": stacked["player"].iloc[first].to_numpy(),
-            **{
-                column: sum_by(player, stacked[column].to_numpy(), n)
-                for column in ("points", "penalty", "deals", "seconds_sum")
-            },
-            "seconds_min": shortest,
-            "seconds_max": longest,
-        }
-    )
-
-    def renumbered(frame: pd.DataFrame, offset: int, columns: tuple[str, ...]) -> pd.DataFrame:
-        return frame.assign(**{c: player[frame[c].to_numpy() + offset] for c in columns})
-
-    placed = list(zip(parts, offsets, strict=False))
-    ranks = pd.concat([renumbered(p.ranks, o, ("player",)) for p, o in placed], ignore_index=True)
-    # Counts summed across parts in int64: each part's are as small as that part needs.
-    ranks["count"] = ranks["count"].astype(np.int64)
-    ranks = ranks.groupby(["player", "rank"], sort=False)["count"].sum().reset_index()
-    beaten = pd.concat(
-        [renumbered(p.beaten, o, ("player", "opponent")) for p, o in placed], ignore_index=True
-    )
-    return PlayerStats(players, ranks, beaten)
-
-
 def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataFrame:
     """One row per player in final order, from their reduced statistics."""
     table = stats.players
@@ -262,52 +74,11 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
     out["penalty"] = decimal_series(penalty, 2)
     out["deals"] = deals
     criteria = [Criterion("total", [-total])]
-    absent = np.ones(n_players, dtype=bool)
-    no_value = np.zeros(n_players, dtype=np.int64)
-
-    if results.has_table:
-        winner = stats.beaten["player"].to_numpy(dtype=np.int64)
-        opponent = stats.beaten["opponent"].to_numpy(dtype=np.int64)
-        num = sum_by(winner, total[opponent], n_players)
-        # No beaten opponent: 0 (0 / 1).
-        den = np.maximum(np.bincount(winner, minlength=n_players).astype(np.int64), 1)
-        out["beaten_avg"] = decimal_series(div_half_up(num, den), 2)
-        whole, frac = ratio_key(num, den)
-        beaten_keys: SortKeys | None = [-whole, -frac]
-    else:
-        out["beaten_avg"] = decimal_series(no_value, 2, absent)
-        beaten_keys = None
-
-    # Small integer types, as compact as the pairs are kept: widened where needed.
-    who = stats.ranks["player"].to_numpy()
-    rank = stats.ranks["rank"].to_numpy()
-    counts = stats.ranks["count"].to_numpy()
-    rank_matrix = stats.rank_rows
-    if rank_matrix is None:
-        key = who.astype(np.int64) * (int(rank.max(initial=0)) + 1) + rank
-        if not bool((key[1:] > key[:-1]).all()):  # merged parts come in any order
-            order = np.argsort(key, kind="stable")
-            who, rank, counts = who[order], rank[order], counts[order]
-        rank_matrix = _rank_rows(who, rank, counts, n_players)
-    out["rank_counts"] = _rank_text(who, rank, counts, n_players)
-
-    seconds_keys: dict[str, SortKeys] = {}
-    if results.has_seconds:
-        total_seconds = table["seconds_sum"].to_numpy(dtype=np.int64)
-        longest = table["seconds_max"].to_numpy(dtype=np.int64)
-        shortest = table["seconds_min"].to_numpy(dtype=np.int64)
-        # Without the longest and the shortest deal (all deals if fewer than 3).
-        trim = deals >= 3
-        num = np.where(trim, total_seconds - longest - shortest, total_seconds)
-        den = np.where(trim, deals - 2, deals)
-        unit = 10**results.seconds_scale
-        out["total_seconds"] = decimal_series(total_seconds, results.seconds_scale)
-        out["trimmed_seconds"] = decimal_series(div_half_up(num * 100, den * unit), 2)
-        seconds_keys["total_seconds"] = [total_seconds]
-        seconds_keys["trimmed_seconds"] = list(ratio_key(num, den))
-    else:
-        out["total_seconds"] = decimal_series(no_value, results.seconds_scale, absent)
-        out["trimmed_seconds"] = decimal_series(no_value, 2, absent)
+    out["beaten_avg"], beaten_keys = _beaten_average(stats, total, results.has_table)
+    out["rank_counts"], rank_matrix = _rank_counts(stats, n_players)
+    times, seconds_keys = _play_times(table, deals, results)
+    for name, column in times.items():
+        out[name] = column
 
     available: dict[str, SortKeys | None] = {
         "beaten_avg": beaten_keys,
@@ -322,40 +93,67 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
     return final_order(out, criteria)[list(STANDINGS_COLUMNS)]
 
 
-def _beaten_pairs(
-    score_units: IntArray,
-    players: tuple[CodeArray, int],
-    rounds: tuple[CodeArray, int],
-    tables: tuple[CodeArray, int],
-) -> pd.DataFrame:
-    """(player, opponent) codes: once per round an opponent at the table scored lower.
+def _beaten_average(
+    stats: PlayerStats, total: IntArray, has_table: bool
+) -> tuple[pd.Series, SortKeys | None]:
+    """Each player's average total of the opponents they beat (0 when none), and its
+    exact sort key, highest first; missing without a table column."""
+    n_players = len(total)
+    if not has_table:
+        return decimal_series(np.zeros(n_players, dtype=np.int64), 2, _everyone(n_players)), None
+    winner = stats.beaten["player"].to_numpy(dtype=np.int64)
+    opponent = stats.beaten["opponent"].to_numpy(dtype=np.int64)
+    num = sum_by(winner, total[opponent], n_players)
+    # No beaten opponent: 0 (0 / 1).
+    den = np.maximum(np.bincount(winner, minlength=n_players).astype(np.int64), 1)
+    whole, frac = ratio_key(num, den)
+    return decimal_series(div_half_up(num, den), 2), [-whole, -frac]
 
-    An opponent is beaten in a round when both sat at the same table and the opponent's
-    round score is lower; each (round, opponent) counts once. A player keeps one table a
-    round (validation sees to it), so round scores are sums per (player, round).
-    `rounds` are codes of (section, round).
-    """
-    # One key per (player, round); in a one-round event the players' own dense codes.
-    key, n_keys = players if rounds[1] == 1 else dense_codes(combine([players, rounds])[0])
-    score = np.zeros(n_keys, dtype=np.int64)
-    np.add.at(score, key, score_units)
-    first = first_rows(key, n_keys)
-    per_round = pd.DataFrame(
-        {
-            "player": players[0][first],
-            "score": score,
-            "round": rounds[0][first],
-            "table": tables[0][first],
-        }
-    )
-    pairs = per_round.merge(per_round, on=["round", "table"], suffixes=("", "_opp"))
-    beaten = pairs[pairs["score_opp"] < pairs["score"]]
-    return pd.DataFrame(
-        {
-            "player": beaten["player"].to_numpy(dtype=np.int64),
-            "opponent": beaten["player_opp"].to_numpy(dtype=np.int64),
-        }
-    )
+
+def _rank_counts(stats: PlayerStats, n_players: int) -> tuple[pd.Series, CodeArray]:
+    """Each player's deal ranks as text ("1:2 3:1"), and the rows that compare them."""
+    # Small integer types, as compact as the pairs are kept: widened where needed.
+    who = stats.ranks["player"].to_numpy()
+    rank = stats.ranks["rank"].to_numpy()
+    counts = stats.ranks["count"].to_numpy()
+    rank_matrix = stats.rank_rows
+    if rank_matrix is None:
+        key = who.astype(np.int64) * (int(rank.max(initial=0)) + 1) + rank
+        if not bool((key[1:] > key[:-1]).all()):  # merged parts come in any order
+            order = np.argsort(key, kind="stable")
+            who, rank, counts = who[order], rank[order], counts[order]
+        rank_matrix = _rank_rows(who, rank, counts, n_players)
+    return _rank_text(who, rank, counts, n_players), rank_matrix
+
+
+def _play_times(
+    table: pd.DataFrame, deals: IntArray, results: Results
+) -> tuple[dict[str, pd.Series], dict[str, SortKeys]]:
+    """Total and trimmed play times, and their sort keys (none without times)."""
+    n_players = len(table)
+    if not results.has_seconds:
+        none, absent = np.zeros(n_players, dtype=np.int64), _everyone(n_players)
+        return {
+            "total_seconds": decimal_series(none, results.seconds_scale, absent),
+            "trimmed_seconds": decimal_series(none, 2, absent),
+        }, {}
+    total_seconds = table["seconds_sum"].to_numpy(dtype=np.int64)
+    longest = table["seconds_max"].to_numpy(dtype=np.int64)
+    shortest = table["seconds_min"].to_numpy(dtype=np.int64)
+    # Without the longest and the shortest deal (all deals if fewer than 3).
+    trim = deals >= 3
+    num = np.where(trim, total_seconds - longest - shortest, total_seconds)
+    den = np.where(trim, deals - 2, deals)
+    unit = 10**results.seconds_scale
+    columns = {
+        "total_seconds": decimal_series(total_seconds, results.seconds_scale),
+        "trimmed_seconds": decimal_series(div_half_up(num * 100, den * unit), 2),
+    }
+    return columns, {"total_seconds": [total_seconds], "trimmed_seconds": list(ratio_key(num, den))}
+
+
+def _everyone(n: int) -> npt.NDArray[np.bool_]:
+    return np.ones(n, dtype=bool)
 
 
 def _rank_rows(player: IntArray, rank: IntArray, count: IntArray, n_players: int) -> IntArray:

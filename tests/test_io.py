@@ -96,6 +96,29 @@ def test_a_failed_write_leaves_no_file(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
 
 
+def test_an_interrupt_just_after_the_temporary_file_is_made_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C landing right after the file is created, before the writer can guard it:
+    the command's end (remove_unfinished) still finds and removes it."""
+    import os
+
+    from duplicate.io import write
+
+    real_open = os.open
+
+    def made_then_interrupted(path: str, flags: int, mode: int = 0o777) -> int:
+        os.close(real_open(path, flags, mode))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "open", made_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(tmp_path / "out.csv", b"x")
+    monkeypatch.undo()
+    write.remove_unfinished()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_deal_scope_event_compares_a_deal_replayed_in_another_round(tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     path.write_text(

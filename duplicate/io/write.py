@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import secrets
 import shutil
 import tempfile
 import tomllib
@@ -204,19 +205,15 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     """
     target = Path(path)
     try:
-        handle, name = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or "."
-        )
+        handle, temp = _new_temporary(target)
     except OSError as exc:
         raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    temp = Path(name)
-    _UNFINISHED.add(temp)
     # Everything after the file exists is inside the try: an interrupt at any point
     # (Ctrl-C, SIGTERM) removes it.
     try:
         os.close(handle)
-        # mkstemp makes it private (0600): the output gets what the user's umask gives.
-        os.chmod(name, 0o666 & ~_umask())
+        # Made private (0600): the output gets what the user's umask gives.
+        os.chmod(temp, 0o666 & ~_umask())
         yield temp
         os.replace(temp, target)
     except BaseException as exc:
@@ -233,6 +230,27 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 # context managers writing them (say, while one of several outputs is put in place)
 # can leave a generator never resumed; remove_unfinished deletes what is left.
 _UNFINISHED: set[Path] = set()
+
+
+def _new_temporary(target: Path) -> tuple[int, Path]:
+    """A new private file beside `target`, open for writing, and its path.
+
+    Its path is in _UNFINISHED before the file exists: an interrupt landing between
+    the file's creation and the caller's try (as one could after tempfile.mkstemp
+    made it) still leaves nothing behind (remove_unfinished).
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        temp = target.parent / f".{target.name}.{secrets.token_hex(8)}.tmp"
+        _UNFINISHED.add(temp)
+        try:
+            return os.open(temp, flags, 0o600), temp
+        except FileExistsError:
+            _UNFINISHED.discard(temp)
+        except OSError:  # not made (an interrupt leaves the path for remove_unfinished)
+            _UNFINISHED.discard(temp)
+            raise
+    raise FileExistsError(f"no free temporary name beside {target}")
 
 
 def remove_unfinished() -> None:

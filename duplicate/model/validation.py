@@ -28,15 +28,26 @@ if TYPE_CHECKING:
 
 def structural_problems(results: Results, deal_scope: str = "round") -> list[Problem]:
     """Every seating or duplication problem in `results`, one Problem per conflict."""
-    frame = results.frame
-    src = results.source
-    problems: list[Problem] = []
     deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
     if _certainly_sound(results, deal_key):
-        return problems
+        return []
     flags = _flags(results, deal_key)
-    twice = flags["twice"]
-    for key, group in _conflicts(frame, twice, [*deal_key, "player"], problems, src):
+    problems: list[Problem] = []
+    _played_twice(results, deal_key, flags["twice"], problems)
+    for place in ["table", "seat"] if results.has_table else ["seat"]:
+        _moved(results, place, flags[f"moved_{place}"], problems)
+    if results.has_table:
+        _seats_shared(results, deal_key, flags["shared"] & ~flags["twice"], problems)
+        if flags["uneven"].any():
+            _tables_uneven(results, flags["uneven"], problems)
+    return problems
+
+
+def _played_twice(
+    results: Results, deal_key: list[str], twice: np.ndarray, problems: list[Problem]
+) -> None:
+    src = results.source
+    for key, group in _conflicts(results.frame, twice, [*deal_key, "player"], problems, src):
         problems.append(
             Problem(
                 src,
@@ -47,27 +58,31 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
                 "keep one row per player per deal",
             )
         )
-    places = ["table", "seat"] if results.has_table else ["seat"]
-    for place in places:
-        moved = flags[f"moved_{place}"]
-        for key, group in _conflicts(frame, moved, ["section", "round", "player"], problems, src):
-            where = ", ".join(_show(v) for v in sorted(group[place].unique()))
-            problems.append(
-                Problem(
-                    src,
-                    f"player {_show(key[-1])} sits at {place}s {where} in "
-                    f"{_section(key[0])}round {key[1]}",
-                    _rows(group),
-                    place,
-                    f"a player keeps one {place} for a whole round; correct the {place}",
-                )
-            )
-    if not results.has_table:
-        return problems
 
+
+def _moved(results: Results, place: str, moved: np.ndarray, problems: list[Problem]) -> None:
+    src = results.source
+    keys = ["section", "round", "player"]
+    for key, group in _conflicts(results.frame, moved, keys, problems, src):
+        where = ", ".join(_show(v) for v in sorted(group[place].unique()))
+        problems.append(
+            Problem(
+                src,
+                f"player {_show(key[-1])} sits at {place}s {where} in "
+                f"{_section(key[0])}round {key[1]}",
+                _rows(group),
+                place,
+                f"a player keeps one {place} for a whole round; correct the {place}",
+            )
+        )
+
+
+def _seats_shared(
+    results: Results, deal_key: list[str], shared: np.ndarray, problems: list[Problem]
+) -> None:
+    src = results.source
     seat_key = [*deal_key, "table", "seat"]
-    shared = flags["shared"] & ~twice
-    for key, group in _conflicts(frame, shared, seat_key, problems, src):
+    for key, group in _conflicts(results.frame, shared, seat_key, problems, src):
         names = ", ".join(_show(p) for p in group["player"])
         problems.append(
             Problem(
@@ -80,10 +95,10 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
             )
         )
 
+
+def _tables_uneven(results: Results, uneven: np.ndarray, problems: list[Problem]) -> None:
+    src, frame = results.source, results.frame
     table_key = ["section", "round", "table"]
-    uneven = flags["uneven"]
-    if not uneven.any():
-        return problems
     sizes = frame.groupby([*table_key, "deal"], sort=False)["player"].transform("size")
     for key, group in _conflicts(frame.assign(size=sizes), uneven, table_key, problems, src):
         counts = group.groupby("size")["deal"].unique()
@@ -103,7 +118,6 @@ def structural_problems(results: Results, deal_scope: str = "round") -> list[Pro
                 "add the missing rows or correct the table",
             )
         )
-    return problems
 
 
 def _certainly_sound(results: Results, deal_key: list[str]) -> bool:

@@ -228,8 +228,9 @@ def read_results_file(
     from duplicate.io.read import read_results
     from duplicate.io.source import resolve
 
-    with process.reading(resolve(results).kind):
-        return read_results(results, encoding, deal_scope, max_rows=max_rows(), sheet=sheet)
+    source = resolve(results)  # its kind found once, for the tuning and the read
+    with process.reading(source.kind):
+        return read_results(source, encoding, deal_scope, max_rows=max_rows(), sheet=sheet)
 
 
 def note_blank_rows(data: Results) -> None:

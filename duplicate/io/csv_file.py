@@ -71,12 +71,13 @@ def read_csv(text: CsvText) -> pa.Table:
         quoted_strings_can_be_null=False,
     )
     try:
-        return pacsv.read_csv(
-            text.stream(),  # type: ignore[arg-type]
-            read_options=pacsv.ReadOptions(block_size=PARSE_BYTES),
-            parse_options=pacsv.ParseOptions(newlines_in_values=True),
-            convert_options=convert,
-        )
+        with text.stream() as stream:  # a file opened from disk is closed after the read
+            return pacsv.read_csv(
+                stream,  # type: ignore[arg-type]
+                read_options=pacsv.ReadOptions(block_size=PARSE_BYTES),
+                parse_options=pacsv.ParseOptions(newlines_in_values=True),
+                convert_options=convert,
+            )
     except pa.ArrowInvalid as exc:
         raise InvalidData(
             [

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from duplicate.cli import app
+from duplicate.model import entry_checks
+from duplicate.model.entry_checks import entry_problems
 from tests.conftest import ROOT
+from tests.test_validation import FAULTS, broken, event, unchecked
 
 runner = CliRunner()
 EVENT = ROOT / "sample_data" / "big2_event.csv"
@@ -237,3 +243,52 @@ def test_excel_on_every_command_that_writes_csv(command: list[str]) -> None:
     assert output("--excel") == b"\xef\xbb\xbf" + plain.replace(b"\n", b"\r\n")
     assert output("--excel") == output("--format", "excel")
     assert run(*command, EVENT, "--excel", "--format", "json")[0] == 2
+
+
+def rename(frame: pd.DataFrame, row: int) -> pd.DataFrame:
+    """One row's player misspelled: the seating still sound, the player short a deal."""
+    frame = frame.copy()
+    frame["player"] = frame["player"].astype(str)
+    frame.loc[row, "player"] += "x"
+    return frame
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rounds=st.integers(1, 3),
+    deals=st.integers(1, 3),
+    tables=st.integers(1, 3),
+    fault=st.sampled_from([*FAULTS, "rename"]),
+    text_ids=st.booleans(),
+    shuffled=st.booleans(),
+)
+def test_a_file_seated_alike_has_the_warnings_the_full_check_finds(
+    seed: int, rounds: int, deals: int, tables: int, fault: str, text_ids: bool, shuffled: bool
+) -> None:
+    """Every deal of a round seated alike says no player is short: the warnings are
+    the same as when every player's deals are counted."""
+    rng = np.random.default_rng(seed)
+    frame = event(rng, rounds, deals, tables, 4)
+    frame = frame.sort_values(["round", "deal", "table", "seat"], ignore_index=True)
+    row = int(rng.integers(len(frame)))
+    frame = rename(frame, row) if fault == "rename" else broken(frame, fault, row)
+    if text_ids:
+        frame["player"] = "P" + frame["player"].astype(str)
+    if shuffled:
+        frame = frame.sample(frac=1, random_state=seed % 1000)
+    found = entry_problems(unchecked(frame, "round"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(entry_checks, "seated_alike", lambda results, deal_key: False)
+        assert found == entry_problems(unchecked(frame, "round"))
+
+
+def test_a_newcomer_to_a_round_of_one_deal_plays_one_deal_only() -> None:
+    """Each round seated alike, but the last has one deal: its newcomer is warned of."""
+    rows = [(1, deal, seat, f"P{seat}") for deal in (1, 2, 3) for seat in range(4)]
+    rows += [(2, 1, seat, f"P{seat}") for seat in range(3)] + [(2, 1, 3, "P9")]
+    frame = pd.DataFrame(rows, columns=["round", "deal", "seat", "player"])
+    results = unchecked(frame.assign(table=1, score=0).sample(frac=1, random_state=1), "round")
+    messages = [p.message for p in entry_problems(results)]
+    assert messages == ["player P9 plays one deal only (others play up to 4)"]
+    assert results.dense_key("section", "player")[1] == 5

@@ -144,16 +144,22 @@ def _sorted_runs(text: pa.Array[Any]) -> tuple[IntArray, int] | None:
     each cell that differs from the one before, no hash table. None when they are not
     in order (usually told by the first cells)."""
     n = len(text)
-    if n < 2:
+    if n < 2 or not looks_sorted(text):
         return None
     head, tail = text.slice(0, n - 1), text.slice(1)
-    for cells in (min(n - 1, _FIRST_PAIRS), n - 1):
-        if not pc.all(pc.less_equal(head.slice(0, cells), tail.slice(0, cells))).as_py():
-            return None
+    if not pc.all(pc.less_equal(head, tail)).as_py():
+        return None
     new = np.asarray(pc.not_equal(head, tail).to_numpy(zero_copy_only=False), dtype=bool)
     codes = np.zeros(n, dtype=np.int64)
     np.cumsum(new, out=codes[1:])
     return codes, int(codes[-1]) + 1
+
+
+def looks_sorted(text: pa.ChunkedArray[Any] | pa.Array[Any]) -> bool:
+    """Whether the first cells of `text` are in sort order: a hint (a file sorted by
+    player) that its codes come cheap, never a promise about the rest."""
+    head = text.slice(0, _FIRST_PAIRS + 1)
+    return bool(pc.all(pc.less_equal(head.slice(0, len(head) - 1), head.slice(1))).as_py())
 
 
 def _integer_span(array: object) -> tuple[int, int] | None:
@@ -295,14 +301,22 @@ def varies_within(key: IntArray, size: int, other: IntArray) -> np.ndarray:
 def varying_keys(key: IntArray, size: int, other: IntArray) -> np.ndarray:
     """For each key (0..size-1), whether its rows hold more than one `other` value.
 
-    One reference value per key (whichever row wrote last), then every row compared with
-    it: a scatter and a gather, no sort and no hash. `size` must be bounded.
+    One reference value per key (value_per_key), then every row compared with it: a
+    scatter and a gather, no sort and no hash. `size` must be bounded.
     """
-    reference = np.zeros(size, dtype=other.dtype)
-    reference[key] = other
+    reference = value_per_key(key, size, other)
     differs = np.zeros(size, dtype=bool)
     differs[key[other != reference[key]]] = True
     return differs
+
+
+def value_per_key(key: IntArray, size: int, other: np.ndarray) -> np.ndarray:
+    """For each key (0..size-1), the `other` value of one of its rows (whichever wrote
+    last; 0 for a key no row holds): the value, when the rows of a key all hold one
+    (a deal's round, say). `size` must be bounded."""
+    reference = np.zeros(size, dtype=other.dtype)
+    reference[key] = other
+    return reference
 
 
 def sum_by(codes: IntArray, values: np.ndarray, size: int) -> IntArray:

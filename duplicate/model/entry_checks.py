@@ -13,9 +13,17 @@ import pandas as pd
 
 from duplicate.errors import Problem
 from duplicate.limits import MAX_LISTED
-from duplicate.model.codes import bounded, combine, count_per, dense_codes, sum_by
+from duplicate.model.codes import (
+    bounded,
+    combine,
+    count_per,
+    dense_codes,
+    sum_by,
+    value_per_key,
+)
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
+from duplicate.model.seated_alike import seated_alike
 
 # Games whose scores sum to zero at every table and deal (SCORING.md section 6), and
 # the largest score one deal can give a player: Big Two, 13 cards (52 points) from each
@@ -88,6 +96,9 @@ def _scores_beyond(results: Results, game: str) -> list[Problem]:
 def _short_players(results: Results) -> list[Problem]:
     """Players with fewer deals than the others at their table in a round, and players
     seen on one deal only in an event of more: the marks of a misspelled name."""
+    if seated_alike(results, ["section", "round", "deal"]) and not _a_round_of_one_deal(results):
+        # Every player plays every deal of their round, at one table.
+        return []
     frame = results.frame
     human = ~is_robot(frame["player"])
     player, n_players = results.dense_key("section", "player")
@@ -110,6 +121,13 @@ def _short_players(results: Results) -> list[Problem]:
         # A player of one deal is reported above: not again as short of their table.
         problems += _fewer_than_table(results, (player, n_players), human & (deals_of > 1)[player])
     return problems
+
+
+def _a_round_of_one_deal(results: Results) -> bool:
+    rounds, n_rounds = results.key("section", "round")
+    deals, n_deals = results.dense_key("section", "round", "deal")
+    deals_in = np.bincount(value_per_key(deals, n_deals, rounds), minlength=n_rounds)
+    return bool((deals_in == 1).any())
 
 
 def _fewer_than_table(

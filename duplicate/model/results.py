@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +66,16 @@ class Results:
     _sorting: dict[str, tuple[CodeArray, int]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
+    _facts: dict[tuple[str, ...], bool] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
+
+    def fact(self, name: tuple[str, ...], decide: Callable[[], bool]) -> bool:
+        """A fact about the results that more than one check asks (say, whether every
+        deal of a round is seated alike), decided once."""
+        if name not in self._facts:
+            self._facts[name] = decide()
+        return self._facts[name]
 
     def key(self, *columns: str) -> tuple[CodeArray, int]:
         """The combined codes of several columns (see codes.combine), computed once."""
@@ -101,6 +112,12 @@ class Results:
         if column not in self._codes:
             self._codes[column] = compact_codes(self.frame[column])
         return self._codes[column]
+
+    def know_codes(self, column: str, codes: CodeArray, n: int) -> None:
+        """Keep the codes of a column that a check found on its way, for codes() to
+        give: they must be what it would compute (the seating check finds the players'
+        codes from each round's first deal)."""
+        self._codes.setdefault(column, (codes, n))
 
 
 def parse_results(

@@ -17,10 +17,11 @@ from duplicate.model.codes import (
     count_per,
     has_repeats,
     occupied,
+    value_per_key,
     varies_within,
     varying_keys,
 )
-from duplicate.model.exact import CodeArray
+from duplicate.model.seated_alike import seated_alike
 
 if TYPE_CHECKING:
     from duplicate.model.results import Results
@@ -132,7 +133,7 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
     """
     code = results.codes
     deal = results.key(*deal_key)
-    if results.has_table and _every_deal_seated_alike(results, deal):
+    if seated_alike(results, deal_key):
         return True
     # Player and table numbers need only sort and index a bounded table here: as they
     # are, when small (no dense codes to make).
@@ -163,44 +164,10 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
     # Players per (deal, table) where the table played the deal (no seat is shared);
     # one count per table of a round, or the table's size varies.
     played, players = occupied(*deal_table)
-    round_of_deal = np.zeros(deal[1], dtype=np.int64)
-    round_of_deal[deal[0]] = section_round[0]
+    round_of_deal = value_per_key(*deal, section_round[0]).astype(np.int64)
     pair_table = round_of_deal[played // n_tables] * n_tables + played % n_tables
     pairs = bounded(pair_table, section_round[1] * n_tables)
     return not bool(varying_keys(*pairs, players).any())
-
-
-def _every_deal_seated_alike(results: Results, deal: tuple[CodeArray, int]) -> bool:
-    """A quick yes for the usual file of one round: rows deal by deal, each deal the
-    same rows in the same order, which is (table, seat) rising, with the same player at
-    each, and no player twice in a deal.
-
-    Then no rule can be broken: each player keeps one place for the round (a player at
-    another row in some deal would be there in every deal, so twice in each), no seat
-    is shared, and every table has the same players on every deal. Comparisons with the
-    first deal, no table per key. False means
-    "look closer", never "broken".
-    """
-    code = results.codes
-    if code("section")[1] != 1 or code("round")[1] != 1:
-        return False
-    deals, n_deals = deal
-    rows = len(deals) // n_deals
-    if rows == 0 or rows * n_deals != len(deals):
-        return False
-    if not bool((deals.reshape(n_deals, rows) == np.arange(n_deals)[:, None]).all()):
-        return False
-    tables = results.sorting_codes("table")[0]
-    seats = code("seat")[0]
-    players = results.sorting_codes("player")[0]
-    for column in (tables, seats, players):
-        by_deal = column.reshape(n_deals, rows)
-        if not bool((by_deal == by_deal[0]).all()):
-            return False
-    table, seat = tables[:rows], seats[:rows]
-    rising = (table[1:] > table[:-1]) | ((table[1:] == table[:-1]) & (seat[1:] > seat[:-1]))
-    # The players' own numbers may be sparse: their repeats are found by a sort.
-    return bool(rising.all()) and not has_repeats(players[:rows])
 
 
 def _flags(results: Results, deal_key: list[str]) -> dict[str, np.ndarray]:

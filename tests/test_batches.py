@@ -16,7 +16,7 @@ from duplicate.io import parquet_write, publish
 from duplicate.io.parquet_write import parquet_bytes, write_parquet
 from duplicate.io.write import encode, to_arrow
 from duplicate.model.results import parse_results
-from duplicate.scoring import scores as scoring
+from duplicate.scoring import rank_items
 from duplicate.scoring.methods import score_batches
 from tests.golden.regenerate import cases
 
@@ -117,7 +117,7 @@ def test_sparse_groups_are_renumbered_with_the_same_scores(
 ) -> None:
     """Groups too sparse for one key are renumbered; nothing else changes."""
     expected = encode(duplicate.score(*inputs(case)), "csv", "scores", META)  # type: ignore[arg-type]
-    monkeypatch.setattr(scoring, "KEY_LIMIT", 1)
+    monkeypatch.setattr(rank_items, "KEY_LIMIT", 1)
     actual = encode(duplicate.score(*inputs(case)), "csv", "scores", META)  # type: ignore[arg-type]
     assert actual == expected
 

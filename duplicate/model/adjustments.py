@@ -18,18 +18,14 @@ matchpoints, ranks and totals; beaten_avg still compares the scores as played.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
-from duplicate.limits import MAX_UNITS
-from duplicate.model.codes import sum_by
 from duplicate.model.columns import header_map
-from duplicate.model.exact import IntArray
-from duplicate.model.results import Results
 
 KINDS = ("mp_pct", "penalty", "void", "avg_plus", "avg_minus", "weighted")
 # Average plus and minus (SCORING.md section 9): at least 60%, or at most 40%, the
@@ -66,24 +62,6 @@ class Adjustments:
         return sorted(kinds)
 
 
-@dataclass(frozen=True)
-class RowAdjustments:
-    """Adjustments aligned with the rows of a Results frame."""
-
-    assigned_centi: IntArray  # assigned MP% x 100, or -1
-    void: npt.NDArray[np.bool_]
-    penalty_cents: IntArray
-    note: npt.NDArray[np.object_]  # "kind value: reason; ..." or ""
-    # Per row: +1 average plus, -1 average minus, 0 neither (their MP% is assigned once
-    # the player's other deals are scored: scores.score_items).
-    average: IntArray
-    # The parts of weighted scores, one entry per part: the row it replaces, the part's
-    # score in the results' score units, and its weight in percent.
-    part_row: IntArray
-    part_units: IntArray
-    part_weight: IntArray
-
-
 def parse_adjustments(
     raw: pd.DataFrame, source: str = "<adjustments>", first_row: int = 2
 ) -> Adjustments:
@@ -100,15 +78,30 @@ def parse_adjustments(
                 )
             ]
         )
-    raw = raw.reset_index(drop=True)
+    frame = _cells_as_text(raw.reset_index(drop=True), columns, first_row)
+    weighted = frame["kind"] == "weighted"
+    valued = frame["kind"].isin(["mp_pct", "penalty"])
+    cents = _cents(frame["value"].where(valued & frame["value"].str.fullmatch(_CENTS), "0"))
+    problems = _cell_problems(frame, cents, source)
+    if problems:
+        raise InvalidData(problems)
+    frame["cents"] = cents
+    frame["round"] = frame["round"].astype("int64")
+    frame["weight"] = _whole(frame["weight"].where(weighted, "0"))
+    frame["value"] = frame["value"].where(weighted, "")
+    return Adjustments(frame, source)
+
+
+def _cells_as_text(raw: pd.DataFrame, columns: dict[str, Hashable], first_row: int) -> pd.DataFrame:
+    """Every column an adjustment reads, as trimmed text ('' where absent), and the row
+    numbers messages give."""
 
     def text(name: str, default: str = "") -> pd.Series:
         if name not in columns:
             return pd.Series([default] * len(raw), dtype="str")
         return raw[columns[name]].astype("str").str.strip().fillna("").replace("nan", "")
 
-    rows = np.arange(first_row, first_row + len(raw))
-    frame = pd.DataFrame(
+    return pd.DataFrame(
         {
             "round": text("round", "1").replace("", "1"),
             "deal": text("deal"),
@@ -117,15 +110,21 @@ def parse_adjustments(
             "value": text("value"),
             "weight": text("weight"),
             "reason": text("reason"),
-            "row": rows,
+            "row": np.arange(first_row, first_row + len(raw)),
         }
     )
+
+
+def _cell_problems(frame: pd.DataFrame, cents: pd.Series, source: str) -> list[Problem]:
+    """A problem for each bad cell of `frame` (_cells_as_text), `cents` the values of
+    mp_pct and penalty rows."""
     problems: list[Problem] = []
 
     def flag(mask: pd.Series, column: str, message: str, hint: str) -> None:
         for i in np.flatnonzero(mask.to_numpy()):
+            row = frame.iloc[i]
             problems.append(
-                Problem(source, message.format(**frame.iloc[i]), (int(rows[i]),), column, hint)
+                Problem(source, message.format(**row), (int(row["row"]),), column, hint)
             )
 
     flag(
@@ -149,6 +148,24 @@ def parse_adjustments(
         "unknown kind {kind!r}",
         "use mp_pct, penalty, void, avg_plus, avg_minus or weighted",
     )
+    _weight_problems(frame, flag)
+    flag(
+        frame["kind"].isin(["mp_pct", "penalty"]) & ~frame["value"].str.fullmatch(_CENTS),
+        "value",
+        "{value!r} is not a number >= 0 of at most 9 digits and 2 decimals",
+        "mp_pct takes 0 to 100, penalty the points deducted",
+    )
+    flag(
+        (frame["kind"] == "mp_pct") & (cents > 100 * 100),
+        "value",
+        "MP% {value} is over 100",
+        "an assigned MP% is 0 to 100",
+    )
+    return problems
+
+
+def _weight_problems(frame: pd.DataFrame, flag: Callable[[pd.Series, str, str, str], None]) -> None:
+    """The value and weight of each part of a weighted score, and no weight elsewhere."""
     weighted = frame["kind"] == "weighted"
     flag(
         weighted & ~frame["value"].str.fullmatch(_SCORE),
@@ -169,27 +186,6 @@ def parse_adjustments(
         "a weight on a {kind} adjustment",
         "only the parts of a weighted score take a weight",
     )
-    valued = frame["kind"].isin(["mp_pct", "penalty"])
-    flag(
-        valued & ~frame["value"].str.fullmatch(_CENTS),
-        "value",
-        "{value!r} is not a number >= 0 of at most 9 digits and 2 decimals",
-        "mp_pct takes 0 to 100, penalty the points deducted",
-    )
-    cents = _cents(frame["value"].where(valued & frame["value"].str.fullmatch(_CENTS), "0"))
-    flag(
-        (frame["kind"] == "mp_pct") & (cents > 100 * 100),
-        "value",
-        "MP% {value} is over 100",
-        "an assigned MP% is 0 to 100",
-    )
-    if problems:
-        raise InvalidData(problems)
-    frame["cents"] = cents
-    frame["round"] = frame["round"].astype("int64")
-    frame["weight"] = _whole(frame["weight"].where(weighted, "0"))
-    frame["value"] = frame["value"].where(weighted, "")
-    return Adjustments(frame, source)
 
 
 def cents_text(cents: pd.Series) -> pd.Series:
@@ -225,108 +221,6 @@ def fits_scale(values: pd.Series, scale: int) -> pd.Series:
     """Whether each decimal text has no nonzero digit beyond `scale` decimals."""
     fraction = values.str.extract(r"\.([0-9]*)$", expand=False).fillna("")
     return fraction.str.slice(scale).str.strip("0") == ""
-
-
-def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustments:
-    """Attach each adjustment to its result row; an adjustment naming no row is an error."""
-    frame = results.frame
-    keys = pd.DataFrame(
-        {
-            "round": frame["round"].to_numpy(dtype=np.int64),
-            "deal": frame["deal"].astype("str").to_numpy(),
-            "player": frame["player"].astype("str").to_numpy(),
-            "at": np.arange(len(frame)),
-        }
-    )
-    adj = adjustments.frame
-    whole_event = adj["deal"] == ""
-    merged = adj[~whole_event].merge(keys, on=["round", "deal", "player"], how="left")
-    if whole_event.any():
-        # An event's penalty goes with the player's first result (in any round).
-        first = keys.drop_duplicates("player")[["player", "at"]]
-        merged = pd.concat([merged, adj[whole_event].merge(first, on="player", how="left")])
-    matched = merged.dropna(subset=["at"]).astype({"at": "int64"})
-    problems = coverage_problems(adjustments, matched["row"].to_numpy(), results.source)
-    outcome = matched[matched["kind"] != "penalty"]
-    # The parts of one weighted score are one outcome.
-    outcome = outcome[~(outcome["kind"] == "weighted") | ~outcome.duplicated(["at", "kind"])]
-    clashes = outcome[outcome.duplicated("at", keep=False)]
-    for position in sorted(set(clashes["at"])):
-        problems.append(
-            Problem(
-                adjustments.source,
-                "more than one mp_pct, void, avg_plus, avg_minus or weighted for one result",
-                tuple(int(r) for r in clashes.loc[clashes["at"] == position, "row"]),
-                "kind",
-                f"keep one (result at row {int(frame['row'].iloc[position])} of {results.source})",
-            )
-        )
-    parts = matched[matched["kind"] == "weighted"]
-    problems += _part_problems(parts, adjustments.source, results.score_scale)
-    if problems:
-        raise InvalidData(problems)
-
-    n = len(frame)
-    assigned = np.full(n, -1, dtype=np.int64)
-    void = np.zeros(n, dtype=bool)
-    at = matched["at"].to_numpy()
-    kind = matched["kind"].to_numpy()
-    cents = matched["cents"].to_numpy()
-    assigned[at[kind == "mp_pct"]] = cents[kind == "mp_pct"]
-    void[at[kind == "void"]] = True
-    average = np.zeros(n, dtype=np.int64)
-    average[at[kind == "avg_plus"]] = 1
-    average[at[kind == "avg_minus"]] = -1
-    penalty = sum_by(at[kind == "penalty"], cents[kind == "penalty"], n)
-    value = " " + cents_text(matched["cents"])
-    shown = value.where(matched["kind"].isin(["mp_pct", "penalty"]), "")
-    shown = shown.where(matched["deal"] != "", shown + " (the event's)")
-    part = " " + matched["weight"].astype("str") + "% of " + matched["value"]
-    shown = shown.where(matched["kind"] != "weighted", part)
-    text = matched["kind"] + shown + ": " + matched["reason"]
-    notes = text.groupby(at).agg("; ".join)
-    note = np.full(n, "", dtype=object)
-    note[notes.index.to_numpy()] = notes.to_numpy()
-    return RowAdjustments(
-        assigned,
-        void,
-        penalty,
-        note,
-        average,
-        part_row=parts["at"].to_numpy(dtype=np.int64),
-        part_units=scaled_units(parts["value"], results.score_scale).to_numpy(dtype=np.int64),
-        part_weight=parts["weight"].to_numpy(dtype=np.int64),
-    )
-
-
-def _part_problems(parts: pd.DataFrame, source: str, scale: int) -> list[Problem]:
-    """Weights that do not add up to 100, and scores the results cannot hold."""
-    problems = []
-    totals = parts.groupby("at")["weight"].transform("sum")
-    for _, wrong in parts[totals != 100].groupby("at"):
-        problems.append(
-            Problem(
-                source,
-                f"the weights of one weighted score add up to {wrong['weight'].sum()}, not 100",
-                tuple(int(r) for r in wrong["row"]),
-                "weight",
-                "give every part of the result its percent, adding up to 100",
-            )
-        )
-    digits = parts["value"].str.lstrip("+-").str.extract(r"^([0-9]+)", expand=False)
-    too_large = digits.fillna("0").astype("int64") >= MAX_UNITS // 10**scale
-    unheld = ~fits_scale(parts["value"], scale) | too_large
-    for row, value in zip(parts.loc[unheld, "row"], parts.loc[unheld, "value"], strict=True):
-        problems.append(
-            Problem(
-                source,
-                f"score {value} cannot be held at the results' {scale} decimals",
-                (int(row),),
-                "value",
-                "give the part's score as the results give their scores",
-            )
-        )
-    return problems
 
 
 def coverage_problems(

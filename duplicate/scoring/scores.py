@@ -11,16 +11,9 @@ import pandas as pd
 import pyarrow as pa
 
 from duplicate.errors import InvalidData, Problem
-from duplicate.model.adjustments import (
-    AVERAGE_CENTI,
-    Adjustments,
-    RowAdjustments,
-    match_adjustments,
-)
+from duplicate.model.adjustments import AVERAGE_CENTI, Adjustments
 from duplicate.model.codes import (
     combine,
-    combine_values,
-    dense_codes,
     has_repeats,
 )
 from duplicate.model.exact import (
@@ -31,15 +24,12 @@ from duplicate.model.exact import (
 )
 from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
+from duplicate.model.row_adjustments import RowAdjustments, match_adjustments
 from duplicate.model.validation import structural_problems
 from duplicate.rules import Rules
-from duplicate.scoring.fractions import (
-    MatchpointFractions,
-    matchpoint_fractions,
-    neuberg,
-    session_keys,
-)
-from duplicate.scoring.kernel import cells, weighted_ranks
+from duplicate.scoring.fractions import MatchpointFractions
+from duplicate.scoring.kernel import weighted_ranks
+from duplicate.scoring.rank_items import RankItems, item_fractions, matchpoint_cells
 from duplicate.scoring.row_order import canonical_order
 from duplicate.scoring.score_table import (
     MATCHPOINT_NUMBERS,
@@ -48,10 +38,6 @@ from duplicate.scoring.score_table import (
     score_table,
 )
 from duplicate.scoring.scored_items import ROW_NUMBERS, ScoredItems
-from duplicate.scoring.weighted import weighted_scores
-
-# Group and score codes share one int64 key while their sizes multiply below this.
-KEY_LIMIT = 1 << 62
 
 
 def as_results(data: Results | pd.DataFrame, rules: Rules) -> Results:
@@ -147,96 +133,47 @@ def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> R
 
 
 def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None) -> ScoredItems:
-    frame = results.frame
-    n_rows = len(frame)
     deal, n_deals = results.key(*deal_keys(rules))
-    seat, n_seats = results.codes("seat")
-    # Comparison groups (deal, seat), then scores: any codes that sort like the scores
-    # will do, as cells need order, not density.
-    group, n_groups = combine([(deal, n_deals), (seat, n_seats)])
-    deal_of_group: IntArray | None = None
-    if n_groups * max(n_rows, 1) >= KEY_LIMIT:
-        # Codes too sparse for one key: renumber the groups that occur.
-        group, n_groups = dense_codes(group)
-        deal_of_group = np.zeros(n_groups, dtype=np.int64)
-        deal_of_group[group] = deal
-    flat, n_groups, n_values = combine_values(
-        (group, n_groups), frame["score_units"].to_numpy(), max(n_rows, 1) // n_groups
-    )
+    seat = results.codes("seat")
     weighted_rows = np.zeros(0, dtype=np.int64) if adjusted is None else adjusted.part_row
-    part_group = np.asarray(group[weighted_rows], dtype=np.int64)
-    del group
-
-    # Matchpoints, per distinct (comparison group, score) cell of the compared rows.
     compared, assigned = _compared_and_assigned(adjusted, weighted_rows)
-
-    def of_compared(values: IntArray) -> IntArray:
-        return values if compared is None else values[compared]
-
-    mp_cells = cells(of_compared(flat), n_groups, n_values)
-    del flat  # as long as the results: let it go before the outputs come
-    n_cells = len(mp_cells.equal)
+    mp_cells, cell_deal, part_group = matchpoint_cells(
+        results, (deal, n_deals), seat, compared, weighted_rows
+    )
     # Robots are matchpointed but take no deal rank; nor does a void.
-    unranked = is_robot(frame["player"])
+    unranked = is_robot(results.frame["player"])
     if adjusted is not None:
         unranked = unranked | adjusted.void
     everyone_ranked = not unranked.any()
-    # The rank items so far: the cells (counted once for each ranked row in them).
-    item_mp = 2 * mp_cells.below + mp_cells.equal - 1
-    item_size = mp_cells.size
-    item_deal = (
-        mp_cells.group // n_seats if deal_of_group is None else deal_of_group[mp_cells.group]
-    )
-    item_weight = (
-        mp_cells.equal
-        if everyone_ranked
-        else np.bincount(mp_cells.row_cell[~of_compared(unranked)], minlength=n_cells)
-    )
-    unit = 1
-    weighted = np.zeros(0, dtype=np.int64)
+    items = RankItems.of_cells(mp_cells, cell_deal, None if everyone_ranked else unranked, compared)
     if adjusted is not None and len(weighted_rows):
-        # Weighted results: items of their own, after the cells; MP in hundredths.
-        cell_units = np.zeros(n_cells, dtype=np.int64)
-        cell_units[mp_cells.row_cell] = of_compared(frame["score_units"].to_numpy())
-        parts = weighted_scores(
-            mp_cells,
-            item_mp,
-            cell_units,
-            weighted_rows,
-            part_group,
-            adjusted.part_units,
-            adjusted.part_weight,
+        items = items.with_weighted(
+            results, mp_cells, compared, deal, unranked, adjusted, part_group
         )
-        weighted, unit = parts.rows, 100
-        item_mp = np.concatenate([parts.cell_mp, parts.mp])
-        item_size = np.concatenate([parts.cell_size, parts.size])
-        item_deal = np.concatenate([item_deal, deal[weighted]])
-        item_weight = np.concatenate([item_weight, (~unranked[weighted]).astype(np.int64)])
-    if rules.factoring == "neuberg":
-        session = combine([results.key(*session_keys(rules)), (seat, n_seats)])[0]
-        session_seat = np.zeros(len(item_mp), dtype=np.int64)
-        session_seat[mp_cells.row_cell] = of_compared(session)
-        session_seat[n_cells:] = session[weighted]
-        numbers = neuberg(item_mp, item_size, unit, session_seat)
-    else:
-        numbers = matchpoint_fractions(item_mp, item_size, unit)
+    numbers = item_fractions(results, rules, items, mp_cells, compared, seat)
 
     # Deal ranks, highest MP% first, over the items and each assigned MP% (key
     # centi / 10000). Both keys are exact (see exact.py).
     assigned_centi = np.zeros(0, dtype=np.int64) if adjusted is None else adjusted.assigned_centi
     item_rank = weighted_ranks(
-        np.concatenate([item_deal, deal[assigned]]),
+        np.concatenate([items.deal, deal[assigned]]),
         np.concatenate([numbers.key, assigned_centi[assigned] / 10000]),
-        np.concatenate([item_weight, np.ones(len(assigned), dtype=np.int64)]),
+        np.concatenate([items.weight, np.ones(len(assigned), dtype=np.int64)]),
         dense=rules.tie_ranking == "dense",
     )
-
+    n_cells = len(mp_cells.equal)
     row_item = _row_items(
-        n_rows, mp_cells.row_cell, compared, weighted, assigned, n_cells, len(item_mp)
+        len(results.frame),
+        mp_cells.row_cell,
+        compared,
+        items.weighted,
+        assigned,
+        n_cells,
+        len(items.mp),
     )
     return _scored_items(
         row_item,
-        item_size,
+        items.size,
         numbers,
         item_rank,
         assigned_centi[assigned],

@@ -15,7 +15,7 @@ import duplicate
 from duplicate.cli import app
 from duplicate.seating.next_round import seat_next_round
 from duplicate.seating.players import parse_players
-from duplicate.seating.swiss import seat_field, table_positions
+from duplicate.seating.swiss import choose_byes, seat_field, table_positions
 from tests.conftest import SAMPLE
 
 runner = CliRunner()
@@ -251,3 +251,22 @@ def test_chinese_statuses_withdraw_a_player() -> None:
     seated = set(seat_next_round(results, players=players, avoid_repeats=False).frame["player"])
     assert {"P39", "P47"}.isdisjoint(seated)
     assert "P17" in seated
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    field=st.lists(st.one_of(st.integers(0, 30), st.text("ab7", max_size=2)), unique=True),
+    data=st.data(),
+)
+def test_byes_go_to_players_who_have_played_then_fewest_byes_then_lowest_ranked(
+    field: list[object], data: st.DataObject
+) -> None:
+    """The literal rule, player by player, against the choice made."""
+    count = data.draw(st.integers(0, len(field)))
+    ids = st.sampled_from(field) if field else st.nothing()
+    had = data.draw(st.dictionaries(ids, st.integers(0, 3)))
+    newcomers = frozenset(data.draw(st.sets(ids)))
+    by_rule = sorted(
+        range(len(field)), key=lambda i: (field[i] in newcomers, had.get(field[i], 0), -i)
+    )
+    assert choose_byes(field, count, dict(had), newcomers) == {field[i] for i in by_rule[:count]}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -45,6 +48,13 @@ def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> li
                 hint="add the table of every result",
             )
         ]
+    differing = _differing(results, published)
+    return [_difference(r, results.source, source) for r in differing.to_dict("records")]
+
+
+def _differing(results: Results, published: pd.DataFrame) -> pd.DataFrame:
+    """Each player of a published round whose results and seating differ: on one side
+    only, or at another table or seat (the `side` column says which)."""
     rounds = set(published["round"])
     played = results.frame[["round", "table", "seat", "player", "row"]].astype({"round": "str"})
     played = played[played["round"].isin(rounds)]
@@ -62,42 +72,36 @@ def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> li
     moved = (merged["table"] != merged["table_published"]) | (
         merged["seat"] != merged["seat_published"]
     )
-    differing = merged[(merged["side"] != "both") | moved]
-    problems: list[Problem] = []
-    for r in differing.to_dict("records"):
-        if r["side"] == "left_only":
-            problems.append(
-                Problem(
-                    results.source,
-                    f"player {r['player']!r} played round {r['round']} but is not in the seating",
-                    (int(r["row"]),),
-                    "player",
-                    f"check {source}",
-                )
-            )
-        elif r["side"] == "right_only":
-            problems.append(
-                Problem(
-                    results.source,
-                    f"player {r['player']!r} was seated at table "
-                    f"{r['table_published']} seat {r['seat_published']} in round "
-                    f"{r['round']} but has no results",
-                    (),
-                    "player",
-                    "add the missing results or correct the seating",
-                )
-            )
-        elif (r["table"], r["seat"]) != (r["table_published"], r["seat_published"]):
-            problems.append(
-                Problem(
-                    results.source,
-                    f"player {r['player']!r} played round "
-                    f"{r['round']} at table {r['table']} seat {r['seat']}, but was "
-                    f"seated at table {r['table_published']} seat "
-                    f"{r['seat_published']}",
-                    (int(r["row"]),),
-                    "seat",
-                    f"check {source}",
-                )
-            )
-    return problems
+    return merged[(merged["side"] != "both") | moved]
+
+
+def _difference(r: dict[Hashable, Any], results_source: str, source: str) -> Problem:
+    """The problem one differing player (a row of _differing) makes."""
+    if r["side"] == "left_only":
+        return Problem(
+            results_source,
+            f"player {r['player']!r} played round {r['round']} but is not in the seating",
+            (int(r["row"]),),
+            "player",
+            f"check {source}",
+        )
+    if r["side"] == "right_only":
+        return Problem(
+            results_source,
+            f"player {r['player']!r} was seated at table "
+            f"{r['table_published']} seat {r['seat_published']} in round "
+            f"{r['round']} but has no results",
+            (),
+            "player",
+            "add the missing results or correct the seating",
+        )
+    return Problem(
+        results_source,
+        f"player {r['player']!r} played round "
+        f"{r['round']} at table {r['table']} seat {r['seat']}, but was "
+        f"seated at table {r['table_published']} seat "
+        f"{r['seat_published']}",
+        (int(r["row"]),),
+        "seat",
+        f"check {source}",
+    )

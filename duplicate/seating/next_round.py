@@ -93,8 +93,43 @@ def seat_next_round(
     require_table_size(table_size)
     if partners is not None and versus_robots:
         raise UsageError("a pairs event has no robot tables; give --partners or --versus-robots")
+    seater = _Seater(table_size, order, fill, avoid_repeats, window, partners, versus_robots)
+    if results is None:
+        if players is None or seed is None:
+            raise UsageError("round 1 is drawn at random: give the players file and a seed")
+        active = [str(p) for p in players.loc[~players["withdrawn"], "player"]]
+        frame, report = seater.seat([str(p) for p in random_order(active, seed)], 1)
+        return Seating(frame, [report])
+    data = as_results(results, rules)
+    table = standings(data, rules, adjustments)
+    if tie_rule == "registration":
+        if players is None:
+            raise UsageError("--tie-rule registration needs the players file (--players)")
+        table = by_registration(table, players)
+    if players is not None and table["section"].nunique() > 1:
+        raise UsageError("a players file seats one section; seat each section's results apart")
+    seating = _seat_sections(data, table, seater, keep, players)
+    if players is not None:
+        withdrawn = players.loc[players["withdrawn"], "player"].astype(str)
+        if seating.frame["player"].astype(str).isin(withdrawn).any():
+            raise AssertionError("seating seated a withdrawn player")
+    return seating
 
-    def seat_section(
+
+@dataclass(frozen=True)
+class _Seater:
+    """How one section's field is seated: the options of seat_next_round."""
+
+    table_size: int
+    order: Order
+    fill: Fill
+    avoid_repeats: bool
+    window: int | None
+    partners: dict[str, str] | None
+    versus_robots: bool
+
+    def seat(
+        self,
         field: list[str],
         round_no: int,
         section: str = "",
@@ -102,43 +137,39 @@ def seat_next_round(
         history: History | None = None,
         newcomers: frozenset[object] = frozenset(),
     ) -> tuple[pd.DataFrame, SeatingReport]:
-        if versus_robots:
-            return seat_versus_robots(field, table_size, round_no, section=section)
+        if self.versus_robots:
+            return seat_versus_robots(field, self.table_size, round_no, section=section)
         options = {
             "section": section,
-            "seating_order": order,
-            "fill": fill,
+            "seating_order": self.order,
+            "fill": self.fill,
             "byes_so_far": byes,
             "history": history,
-            "avoid_repeats": avoid_repeats,
-            "window": window,
+            "avoid_repeats": self.avoid_repeats,
+            "window": self.window,
             "newcomers": newcomers,
         }
-        if partners is not None:
-            if table_size != PAIR_TABLE:
-                raise UsageError(f"partners sit opposite each other: tables of 4, not {table_size}")
-            return seat_partners(field, partners, round_no, **options)  # type: ignore[arg-type]
-        return seat_field(field, table_size, round_no, **options)  # type: ignore[arg-type]
+        if self.partners is not None:
+            if self.table_size != PAIR_TABLE:
+                raise UsageError(
+                    f"partners sit opposite each other: tables of 4, not {self.table_size}"
+                )
+            return seat_partners(field, self.partners, round_no, **options)  # type: ignore[arg-type]
+        return seat_field(field, self.table_size, round_no, **options)  # type: ignore[arg-type]
 
-    if results is None:
-        if players is None or seed is None:
-            raise UsageError("round 1 is drawn at random: give the players file and a seed")
-        active = [str(p) for p in players.loc[~players["withdrawn"], "player"]]
-        frame, report = seat_section([str(p) for p in random_order(active, seed)], 1)
-        return Seating(frame, [report])
-    data = as_results(results, rules)
+
+def _seat_sections(
+    data: Results,
+    table: pd.DataFrame,
+    seater: _Seater,
+    keep: int | None,
+    players: pd.DataFrame | None,
+) -> Seating:
+    """Each section's field seated in its standings order (`table`), after its results."""
     frame = data.frame[~is_robot(data.frame["player"])]
-    table = standings(data, rules, adjustments)
-    if tie_rule == "registration":
-        if players is None:
-            raise UsageError("--tie-rule registration needs the players file (--players)")
-        table = by_registration(table, players)
     next_round = int(data.frame["round"].max()) + 1
-    sections = sorted(table["section"].unique())
-    if players is not None and len(sections) > 1:
-        raise UsageError("a players file seats one section; seat each section's results apart")
     parts, reports, cut = [], [], []
-    for section in sections:
+    for section in sorted(table["section"].unique()):
         ranked = table.loc[table["section"] == section, "player"]
         if keep is not None:
             # Swiss with cuts: only the first `keep` places go on; the rest are out.
@@ -147,7 +178,7 @@ def seat_next_round(
         in_section = frame[frame["section"] == section]
         field = field_order(list(ranked), players)
         have_played = {str(p) for p in ranked}
-        part, report = seat_section(
+        part, report = seater.seat(
             field,
             next_round,
             section,
@@ -158,9 +189,4 @@ def seat_next_round(
         )
         parts.append(part)
         reports.append(report)
-    seating = pd.concat(parts, ignore_index=True)
-    if players is not None:
-        withdrawn = players.loc[players["withdrawn"], "player"].astype(str)
-        if seating["player"].astype(str).isin(withdrawn).any():
-            raise AssertionError("seating seated a withdrawn player")
-    return Seating(seating, reports, cut)
+    return Seating(pd.concat(parts, ignore_index=True), reports, cut)

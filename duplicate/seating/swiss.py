@@ -72,8 +72,9 @@ def choose_byes(
     the lowest ranked."""
     if count == 0:
         return set()
-    had = np.array([byes_so_far.get(p, 0) for p in order], dtype=np.int64)
-    new = np.array([p in newcomers for p in order], dtype=bool)
+    field = pd.Series(list(order), dtype=object)
+    had = field.map(byes_so_far).fillna(0).to_numpy(dtype=np.int64)
+    new = field.isin(list(newcomers)).to_numpy(dtype=bool)
     rank = np.arange(len(order), dtype=np.int64)
     chosen = np.lexsort((-rank, had, new))[:count]
     return {order[i] for i in chosen}
@@ -165,30 +166,10 @@ def seat_field(
     """
     if len(set(order)) != len(order):
         raise UsageError("a player appears twice in the field to seat")
-    players: list[object] = list(order)
-    short = -len(players) % k
-    byes: set[object] = set()
-    if short and fill == "robot":
-        players = spread_robots(players, k)
-    elif short and fill == "bye":
-        byes = choose_byes(players, len(players) % k, byes_so_far or {}, newcomers)
-        players = [p for p in players if p not in byes]
-    elif short:
-        raise UsageError(f"fill must be 'robot' or 'bye', not {fill!r}")
+    players, byes = _filled(list(order), k, fill, byes_so_far or {}, newcomers)
     table, seat = table_positions(len(players), k, seating_order)
-    codes = np.array(
-        [-1 if str(p).startswith(ROBOT_PREFIX) else i for i, p in enumerate(players)],
-        dtype=np.int64,
-    )
+    codes = np.where(is_robot(pd.Series(players, dtype=object)), -1, np.arange(len(players)))
     met = _met_keys(history, players) if history is not None else np.zeros(0, np.int64)
-    # Robots have met nobody; the search treats two robots as having met, so that it
-    # never puts them at one table (each robot completes a different table).
-    robot_codes = np.flatnonzero(codes < 0)
-    search_codes = np.arange(len(players), dtype=np.int64) if len(robot_codes) else codes
-    robot_a, robot_b = np.triu_indices(len(robot_codes), 1)
-    search_met = np.union1d(
-        met, pair_keys(robot_codes[robot_a], robot_codes[robot_b], len(players))
-    )
     rule_repeats = int(repeats_in(_rank_rows(table, codes, k), met, len(players)).sum())
     moved = np.zeros(len(players), dtype=np.int64)
     note = ""
@@ -200,20 +181,10 @@ def seat_field(
             )
         note = f"tables of {k} are too large for the repeat-avoiding search: the snake kept"
     elif avoid_repeats and history is not None and len(players):
-        best = assign_tables(search_codes, k, search_met, len(players), window)
+        best = _tables_avoiding_repeats(codes, k, met, window)
         moved = np.abs(best - (table - 1))
         table = best + 1
-        members = _rank_rows(table, codes, k)
-        position = np.arange(k)
-        snake_seats = np.where(
-            (np.arange(len(members)) % 2 == 1)[:, None] & (seating_order == "snake"),
-            k - 1 - position,
-            position,
-        )
-        seats = balance_seats(members, snake_seats, _seat_counts(history, players, k))
-        in_table_order = np.lexsort((np.arange(len(players)), table))
-        seat = np.empty(len(players), dtype=np.int64)
-        seat[in_table_order] = seats.reshape(-1)
+        seat = _balanced_seats(table, codes, k, seating_order, _seat_counts(history, players, k))
     report = SeatingReport(
         section=section,
         round=round_no,
@@ -226,6 +197,77 @@ def seat_field(
         largest_move=int(moved.max(initial=0)),
         note=note,
     )
+    out = _seating_frame(section, round_no, table, seat, players, [p for p in order if p in byes])
+    check_seating(out, order, k, byes_so_far or {}, newcomers)
+    return out, report
+
+
+def _filled(
+    players: list[object],
+    k: int,
+    fill: Fill,
+    byes_so_far: dict[object, int],
+    newcomers: frozenset[object],
+) -> tuple[list[object], set[object]]:
+    """The players to seat, robots added or byes left out so that they fill their
+    tables, and the byes."""
+    short = -len(players) % k
+    if not short:
+        return players, set()
+    if fill == "robot":
+        return spread_robots(players, k), set()
+    if fill == "bye":
+        byes = choose_byes(players, len(players) % k, byes_so_far, newcomers)
+        return [p for p in players if p not in byes], byes
+    raise UsageError(f"fill must be 'robot' or 'bye', not {fill!r}")
+
+
+def _tables_avoiding_repeats(
+    codes: IntArray, k: int, met: IntArray, window: int | None
+) -> IntArray:
+    """Each position's table (from 0) by the repeat-avoiding search."""
+    n = len(codes)
+    # Robots have met nobody; the search treats two robots as having met, so that it
+    # never puts them at one table (each robot completes a different table).
+    robot_codes = np.flatnonzero(codes < 0)
+    search_codes = np.arange(n, dtype=np.int64) if len(robot_codes) else codes
+    robot_a, robot_b = np.triu_indices(len(robot_codes), 1)
+    search_met = np.union1d(met, pair_keys(robot_codes[robot_a], robot_codes[robot_b], n))
+    return assign_tables(search_codes, k, search_met, n, window)
+
+
+def _balanced_seats(
+    table: IntArray,
+    codes: IntArray,
+    k: int,
+    seating_order: Order,
+    seat_counts: npt.NDArray[np.float64],
+) -> IntArray:
+    """Each position's seat at its table: the snake's, then balanced by the seats each
+    player has had (balance_seats)."""
+    members = _rank_rows(table, codes, k)
+    position = np.arange(k)
+    snake_seats = np.where(
+        (np.arange(len(members)) % 2 == 1)[:, None] & (seating_order == "snake"),
+        k - 1 - position,
+        position,
+    )
+    seats = balance_seats(members, snake_seats, seat_counts)
+    in_table_order = np.lexsort((np.arange(len(codes)), table))
+    seat = np.empty(len(codes), dtype=np.int64)
+    seat[in_table_order] = seats.reshape(-1)
+    return seat
+
+
+def _seating_frame(
+    section: str,
+    round_no: int,
+    table: IntArray,
+    seat: IntArray,
+    players: list[object],
+    byes: list[object],
+) -> pd.DataFrame:
+    """The seats by table and seat, then the byes in standings order."""
     seated = pd.DataFrame(
         {
             "section": section,
@@ -242,13 +284,12 @@ def seat_field(
             "round": round_no,
             "table": pd.array([None] * len(byes), dtype="Int64"),
             "seat": pd.array([None] * len(byes), dtype="Int64"),
-            "player": pd.Series([p for p in order if p in byes], dtype=object),
+            "player": pd.Series(byes, dtype=object),
             "bye": True,
         }
     )
     out = pd.concat([seated.sort_values(["table", "seat"]), sitting_out], ignore_index=True)
-    check_seating(out, order, k, byes_so_far or {}, newcomers)
-    return out[list(SEATING_COLUMNS)], report
+    return out[list(SEATING_COLUMNS)]
 
 
 def _rank_rows(table: IntArray, codes: IntArray, k: int) -> IntArray:

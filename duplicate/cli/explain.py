@@ -91,7 +91,18 @@ def render_text(e: dict[str, Any]) -> str:
     sum_text = " + ".join(str(p) for p in e["rank_points"]) or "0"
     if e["penalty"]:
         sum_text += f" - {e['penalty']} penalty"
-    lines += ["", f"Total {e['total']} = {sum_text}", "", "Tie-breaks"]
+    lines += ["", f"Total {e['total']} = {sum_text}", "", "Tie-breaks", *_tie_break_lines(e)]
+    for side in ("above", "below"):
+        if side in e:
+            lines += ["", _neighbour(side, e[side])]
+    return "\n".join(lines)
+
+
+def _tie_break_lines(e: dict[str, Any]) -> list[str]:
+    """The player's tie-break values, and how each was found."""
+    from duplicate.scoring.explain import number_text as text
+
+    lines: list[str] = []
     if "beaten" in e:
         beaten = e["beaten"]
         lines.append(f"  beaten_avg       {e['beaten_avg']['value']}")
@@ -121,10 +132,7 @@ def render_text(e: dict[str, Any]) -> str:
         lines.append(f"  trimmed_seconds  {trimmed['value']} ({how}; exact {trimmed['exact']})")
     else:
         lines.append("  total_seconds    not used (the results have no seconds column)")
-    for side in ("above", "below"):
-        if side in e:
-            lines += ["", _neighbour(side, e[side])]
-    return "\n".join(lines)
+    return lines
 
 
 def _percentage_lines(e: dict[str, Any]) -> list[str]:

@@ -216,6 +216,12 @@ def leaderboard(games: pd.DataFrame, scheme: Scheme, source: str = "<games>") ->
             "last_written": written.to_numpy()[per_player["finished"].idxmax().to_numpy()],
         }
     ).reset_index()
+    return _ranked(table)
+
+
+def _ranked(table: pd.DataFrame) -> pd.DataFrame:
+    """Each player's totals (points, games, last and last_written) in place order, and
+    what decided each place."""
     table = table.sort_values(
         ["points", "last", "player"],
         ascending=[False, True, True],

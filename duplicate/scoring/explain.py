@@ -6,6 +6,7 @@ rows and the standings: a second derivation next to the vectorised one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -90,16 +91,7 @@ def explain(
     table = standings(results, rules, adjustments).assign(
         player_text=lambda t: t["player"].astype(str)
     )
-    mine = table[table["player_text"] == str(player)]
-    if section is not None:
-        mine = mine[mine["section"] == section]
-    if mine.empty:
-        raise UsageError(f"no player {player!r} in {results.source}")
-    if len(mine) > 1:
-        raise UsageError(f"player {player!r} plays in several sections; give --section")
-    me = mine.iloc[0]
-    in_section = table[table["section"] == me["section"]].reset_index(drop=True)
-    at = int(in_section.index[in_section["player_text"] == str(player)][0])
+    me, in_section, at = _find(table, str(player), section, results.source)
     section_rows = rows[rows["section"] == me["section"]]
     fractional = items.mp_scale > 0
 
@@ -141,8 +133,39 @@ def explain(
         players=len(in_section),
         playoff=playoff,
     )
+    _add_neighbours(explained, detail, versus, in_section, at)
+    return explained
+
+
+def _find(
+    table: pd.DataFrame, player: str, section: str | None, source: str
+) -> tuple[pd.Series, pd.DataFrame, int]:
+    """The player's row of the standings, their section's standings, and their
+    position in it."""
+    mine = table[table["player_text"] == player]
+    if section is not None:
+        mine = mine[mine["section"] == section]
+    if mine.empty:
+        raise UsageError(f"no player {player!r} in {source}")
+    if len(mine) > 1:
+        raise UsageError(f"player {player!r} plays in several sections; give --section")
+    me = mine.iloc[0]
+    in_section = table[table["section"] == me["section"]].reset_index(drop=True)
+    at = int(in_section.index[in_section["player_text"] == player][0])
+    return me, in_section, at
+
+
+def _add_neighbours(
+    explained: dict[str, Any],
+    detail: Callable[[str], dict[str, Any]],
+    versus: Callable[[dict[str, Any], dict[str, Any], str, pd.Series], dict[str, Any]],
+    in_section: pd.DataFrame,
+    at: int,
+) -> None:
+    """How the player compares with the players just above and just below."""
     if at > 0:
         other = in_section.iloc[at - 1]
+        me = in_section.iloc[at]
         explained["above"] = versus(
             detail(str(other["player_text"])), explained, str(me.get("decided_by", "")), other
         )
@@ -151,7 +174,6 @@ def explain(
         explained["below"] = versus(
             explained, detail(str(other["player_text"])), str(other.get("decided_by", "")), other
         )
-    return explained
 
 
 def _deal_entries(own: pd.DataFrame, results: Results, fractional_mp: bool) -> list[dict[str, Any]]:

@@ -169,53 +169,21 @@ def eliminate(log: HandLog, rules: StageRules, registered: dict[str, int] | None
     ledger: list[dict[str, Any]] = []
     history: list[tuple[Any, str, str, int, bool]] = []
     for index, hand in enumerate(hands):
-        late = [s for s in hand.seats if state[s.player].out_index is not None]
-        for seat in late:
-            out = state[seat.player]
-            problems.append(
-                Problem(
-                    log.source,
-                    f"player {seat.player!r} plays hand {hand.hand!r} after being eliminated "
-                    f"in hand {out.out_hand!r}",
-                    (seat.row,),
-                    "player",
-                    "an eliminated player plays no further hand; correct the player or the hand",
-                )
-            )
+        problems += _played_after_out(hand, state, log.source)
         base = rules.base_at(hand.minute)
         payments = settle(hand, base, chips)
-        change = Counter[str]()
-        for payment in payments:
-            change[payment["payer"]] -= payment["paid"]
-            change[payment["payee"]] += payment["paid"]
-        for seat in hand.seats:
-            chips[seat.player] += change[seat.player]
-            player = state[seat.player]
-            player.hands += 1
-            player.last_change = change[seat.player]
-            player.rows.append(seat.row)
-            if player.out_index is None and is_out(chips[seat.player], base, rules):
-                player.out_index, player.out_hand, player.out_minute = index, hand.hand, hand.minute
-            history.append(
-                (
-                    hand.hand,
-                    minute_text(hand.minute),
-                    seat.player,
-                    chips[seat.player],
-                    player.out_index == index,
-                )
-            )
-        for payment in payments:
-            ledger.append(
-                {
-                    "hand": hand.hand,
-                    "minute": minute_text(hand.minute),
-                    "base": base,
-                    **payment,
-                    "payer_chips_after": chips[payment["payer"]],
-                    "payee_chips_after": chips[payment["payee"]],
-                }
-            )
+        history += _pay(hand, index, payments, base, chips, state, rules)
+        ledger += [
+            {
+                "hand": hand.hand,
+                "minute": minute_text(hand.minute),
+                "base": base,
+                **payment,
+                "payer_chips_after": chips[payment["payer"]],
+                "payee_chips_after": chips[payment["payee"]],
+            }
+            for payment in payments
+        ]
     problems += sitting_problems(log, hands, rules.ass_hands)
     if problems:
         raise InvalidData(problems)
@@ -226,6 +194,58 @@ def eliminate(log: HandLog, rules: StageRules, registered: dict[str, int] | None
         pd.DataFrame(ledger, columns=list(LEDGER_COLUMNS)),
         pd.DataFrame(history, columns=list(HISTORY_COLUMNS)),
     )
+
+
+def _played_after_out(hand: Hand, state: dict[str, PlayerState], source: str) -> list[Problem]:
+    """A problem for each player of `hand` already eliminated."""
+    return [
+        Problem(
+            source,
+            f"player {seat.player!r} plays hand {hand.hand!r} after being eliminated "
+            f"in hand {state[seat.player].out_hand!r}",
+            (seat.row,),
+            "player",
+            "an eliminated player plays no further hand; correct the player or the hand",
+        )
+        for seat in hand.seats
+        if state[seat.player].out_index is not None
+    ]
+
+
+def _pay(
+    hand: Hand,
+    index: int,
+    payments: list[dict[str, Any]],
+    base: int,
+    chips: dict[str, int],
+    state: dict[str, PlayerState],
+    rules: StageRules,
+) -> list[tuple[Any, str, str, int, bool]]:
+    """Move the chips of a hand's payments, mark who is out, and give each player's
+    chips after the hand (a row of the history)."""
+    change = Counter[str]()
+    for payment in payments:
+        change[payment["payer"]] -= payment["paid"]
+        change[payment["payee"]] += payment["paid"]
+    history = []
+    for seat in hand.seats:
+        chips[seat.player] += change[seat.player]
+        player = state[seat.player]
+        player.hands += 1
+        player.last_change = change[seat.player]
+        player.rows.append(seat.row)
+        if player.out_index is None and is_out(chips[seat.player], base, rules):
+            player.out_index, player.out_hand, player.out_minute = index, hand.hand, hand.minute
+        history.append(
+            (
+                hand.hand,
+                minute_text(hand.minute),
+                seat.player,
+                chips[seat.player],
+                player.out_index == index,
+            )
+        )
+    return history
 
 
 def standings(

@@ -139,22 +139,25 @@ def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
         "hand {0!r} has several winners and several losers",
         "payments are settled with one winner or one loser (SCORING.md 8.1)",
     )
+    return problems + _at_one_minute(frame, source)
+
+
+def _at_one_minute(frame: pd.DataFrame, source: str) -> list[Problem]:
+    """A problem for each player in two hands ending at the same minute."""
     per_minute = frame.drop_duplicates(["hand", "player"])
     twice = per_minute.duplicated(["player", "minute"], keep=False)
     clash = frame.merge(per_minute[twice.to_numpy()][["player", "minute"]].drop_duplicates())
-    if len(clash):
-        for player, group in clash.groupby("player", sort=True):
-            problems.append(
-                Problem(
-                    source,
-                    f"player {player!r} is in two hands ending at minute "
-                    f"{minute_text(group['minute'].iloc[0])}",
-                    tuple(int(r) for r in group["row"]),
-                    "player",
-                    "a player plays one hand at a time; correct the minute or the player",
-                )
-            )
-    return problems
+    return [
+        Problem(
+            source,
+            f"player {player!r} is in two hands ending at minute "
+            f"{minute_text(group['minute'].iloc[0])}",
+            tuple(int(r) for r in group["row"]),
+            "player",
+            "a player plays one hand at a time; correct the minute or the player",
+        )
+        for player, group in clash.groupby("player", sort=True)
+    ]
 
 
 def _settlement_key(pair: tuple[Fraction, object]) -> tuple[Fraction, tuple[int, Any]]:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.model import seated_alike, validation
+from duplicate.model import codes, validation
 from duplicate.model.codes import compact_codes
 from duplicate.model.results import Results, parse_results
 from duplicate.model.validation import _certainly_sound, _flags, structural_problems
@@ -188,7 +188,7 @@ def test_sparse_table_numbers_are_checked_by_their_dense_codes(
         seat=[0, 1, 2, 3] * 2,
         player=[f"P{i}" for i in range(8)],
     )
-    for module in (validation, seated_alike):
+    for module in (validation, codes):
         monkeypatch.setattr(module, "HISTOGRAM_LIMIT", 1000)
     assert _certainly_sound(unchecked(frame.iloc[::-1], "round"), ["section", "round", "deal"])
     # The last player moved onto the seat beside them on deal 2: that seat is shared.

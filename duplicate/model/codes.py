@@ -174,6 +174,12 @@ def _table_limit(n: int) -> int:
     return max(SMALL_RANGE, 2 * n)
 
 
+def fits_a_table(size: int, n: int) -> bool:
+    """Whether a table of `size` entries, one per key, is worth making for n rows:
+    within the histogram limit, and not many more entries than rows."""
+    return size <= HISTOGRAM_LIMIT and size <= _table_limit(4 * n)
+
+
 def _index_a_table(low: int, high: int, n: int) -> bool:
     """Whether values from low to high can index such a table as they are."""
     return low >= 0 and high < _table_limit(n)
@@ -353,7 +359,7 @@ def distinct_key_order(key: CodeArray, size: int) -> IntArray | None:
     """The rows in key order, when no two rows share a key and `size` is small enough
     for a table per key: each row is put in its key's slot, no sort. None otherwise."""
     n = len(key)
-    if size > _table_limit(4 * n) or size > HISTOGRAM_LIMIT:
+    if not fits_a_table(size, n):
         return None
     slot = np.full(size, -1, dtype=np.int64)
     slot[key] = np.arange(n)

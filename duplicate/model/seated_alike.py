@@ -16,11 +16,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.model.codes import (
-    HISTOGRAM_LIMIT,
     arrow_strings,
     code_type,
     combine,
     dense_codes,
+    fits_a_table,
     has_repeats,
     looks_sorted,
     text_codes,
@@ -167,7 +167,7 @@ def _places(results: Results, n_deals: int) -> tuple[IntArray, int]:
     when none does."""
     for tables in (results.sorting_codes("table"), results.codes("table")):
         place, n_places = combine([tables, results.codes("seat")])
-        if n_deals * n_places <= HISTOGRAM_LIMIT:
+        if fits_a_table(n_deals * n_places, len(place)):
             return place.astype(np.int64), n_places
     return place.astype(np.int64), 0
 

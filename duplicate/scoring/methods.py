@@ -16,6 +16,7 @@ from duplicate.errors import UsageError
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results
 from duplicate.rules import Method, Rules
+from duplicate.scoring.percentage import percentage_standings
 from duplicate.scoring.score_table import ScoreBatches
 from duplicate.scoring.scores import as_results, matchpoint_batches
 from duplicate.scoring.standard_points import sp_score, sp_standings
@@ -62,8 +63,6 @@ def _standard_points_standings(
 def _percentage_standings(
     results: Results, rules: Rules, adjustments: Adjustments | None
 ) -> pd.DataFrame:
-    from duplicate.scoring.percentage import percentage_standings
-
     return percentage_standings(results, rules, adjustments)
 
 

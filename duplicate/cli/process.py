@@ -82,8 +82,8 @@ def reading(kind: str) -> Iterator[None]:
 
     Arrow's CSV reader frees its scratch space in pieces between the text it keeps. On
     the C library's heap those pieces are too small for the arrays that follow, which
-    grow the heap beside them (by about 500 MiB at 10M rows); jemalloc reuses them.
-    Parquet inputs read as fast, or faster, from the heap tuned below.
+    grow the heap beside them; jemalloc reuses them (docs/performance.md has the
+    figures). Parquet inputs read as fast, or faster, from the heap tuned below.
     """
     pool = _jemalloc_pool() if _tuned and kind == "csv" else None
     if pool is None:

@@ -91,7 +91,7 @@ def test_a_command_leaves_arrow_s_memory_pool_as_it_was(
 
     # As if the command line's own process had been tuned: the pool for reading CSV is
     # given back afterwards all the same.
-    monkeypatch.setattr(process, "_tuned", [True] if tuned else [])
+    monkeypatch.setattr(process, "_tuned", tuned)
     before = pa.default_memory_pool().backend_name
     result = CliRunner().invoke(app, ["score", EVENT])
     assert result.exit_code == 0, result.stderr

@@ -55,14 +55,15 @@ def _terminated(signum: int, frame: object) -> None:
 
 # Whether `tune` ran: a command run inside another program (typer's CliRunner, a test)
 # leaves that process as it is.
-_tuned: list[bool] = []
+_tuned = False
 
 
 def tune() -> None:
     """Defaults that make large runs faster, unless DUPLICATE_NO_TUNING is set."""
+    global _tuned
     if os.environ.get(NO_TUNING):
         return
-    _tuned[:] = [True]
+    _tuned = True
     for name, value in ENVIRONMENT_DEFAULTS.items():
         os.environ.setdefault(name, value)
     keep_freed_memory()

@@ -205,15 +205,12 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     """
     target = Path(path)
     try:
-        handle, temp = _new_temporary(target)
+        temp = _new_temporary(target)
     except OSError as exc:
         raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     # Everything after the file exists is inside the try: an interrupt at any point
     # (Ctrl-C, SIGTERM) removes it.
     try:
-        os.close(handle)
-        # Made private (0600): the output gets what the user's umask gives.
-        os.chmod(temp, 0o666 & ~_umask())
         yield temp
         os.replace(temp, target)
     except BaseException as exc:
@@ -232,8 +229,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 _UNFINISHED: set[Path] = set()
 
 
-def _new_temporary(target: Path) -> tuple[int, Path]:
-    """A new private file beside `target`, open for writing, and its path.
+def _new_temporary(target: Path) -> Path:
+    """A new empty file beside `target`, with the permissions the user's umask gives an
+    output.
 
     Its path is in _UNFINISHED before the file exists: an interrupt landing between
     the file's creation and the caller's try (as one could after tempfile.mkstemp
@@ -244,10 +242,11 @@ def _new_temporary(target: Path) -> tuple[int, Path]:
         temp = target.parent / f".{target.name}.{secrets.token_hex(8)}.tmp"
         _UNFINISHED.add(temp)
         try:
-            return os.open(temp, flags, 0o600), temp
+            os.close(os.open(temp, flags, 0o666))  # the system applies the umask
+            return temp
         except FileExistsError:
             _UNFINISHED.discard(temp)
-        except OSError:  # not made (an interrupt leaves the path for remove_unfinished)
+        except OSError:  # not made (an interrupt, no OSError, leaves it registered)
             _UNFINISHED.discard(temp)
             raise
     raise FileExistsError(f"no free temporary name beside {target}")

@@ -122,12 +122,21 @@ def _arrow_text(values: pd.Series | np.ndarray) -> pa.ChunkedArray[Any] | None:
     return arrow_strings(values)
 
 
+def one_chunk(values: pa.ChunkedArray[Any] | pa.Array[Any]) -> pa.Array[Any]:
+    """The values as one Arrow array: a chunked array of one chunk gives that chunk as
+    it is (combine_chunks would copy it), one of several its chunks joined."""
+    if not isinstance(values, pa.ChunkedArray):
+        return values
+    return cast(
+        "pa.Array[Any]", values.chunk(0) if values.num_chunks == 1 else values.combine_chunks()
+    )
+
+
 def text_codes(text: pa.ChunkedArray[Any] | pa.Array[Any]) -> tuple[IntArray, int]:
     """Dense codes of strings in their sort order (Unicode code points, as Python's), by
     Arrow's hash table: one pass over the rows, then a sort of the distinct values."""
-    if isinstance(text, pa.ChunkedArray):
-        # One table for every chunk: chunk by chunk, each would hash most values again.
-        text = text.combine_chunks()
+    # One table for every chunk: chunk by chunk, each would hash most values again.
+    text = one_chunk(text)
     runs = _sorted_runs(text)
     if runs is not None:
         return runs

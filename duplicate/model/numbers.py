@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.limits import MAX_COLUMN_SUM, MAX_DECIMALS, MAX_UNITS
+from duplicate.model.codes import one_chunk
 from duplicate.model.exact import IntArray, abs_sum_reaches
 
 DECIMAL_GRAMMAR = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$"
@@ -51,7 +52,7 @@ def decimal_units(column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any]) -> U
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         # Text chunk by chunk, as read: no copy of the whole column first.
         return _from_text(array)
-    array = _whole(array)
+    array = one_chunk(array)
     if pa.types.is_integer(kind):
         return _from_integers(array)
     if pa.types.is_floating(kind):
@@ -106,11 +107,6 @@ def _arrow(
             array = array.map(lambda v: None if _missing(v) else str(v), na_action="ignore")
         array = pa.array(array, from_pandas=True)
     return cast("pa.ChunkedArray[Any] | pa.Array[Any]", array)
-
-
-def _whole(array: pa.ChunkedArray[Any] | pa.Array[Any]) -> pa.Array[Any]:
-    """The array in one chunk."""
-    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
 def _missing(value: object) -> bool:
@@ -208,7 +204,7 @@ def _from_text(text: pa.ChunkedArray[Any] | pa.Array[Any]) -> Units:
     are not."""
     chunks = text.chunks if isinstance(text, pa.ChunkedArray) else [text]
     quick = _plain_decimals(chunks)
-    return quick if quick is not None else _each_text(_whole(text))
+    return quick if quick is not None else _each_text(one_chunk(text))
 
 
 def _plain_decimals(chunks: list[pa.Array[Any]]) -> Units | None:

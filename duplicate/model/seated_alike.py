@@ -9,7 +9,7 @@ code follows from the first deals' alone.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -23,6 +23,7 @@ from duplicate.model.codes import (
     fits_a_table,
     has_repeats,
     looks_sorted,
+    one_chunk,
     text_codes,
     value_per_key,
 )
@@ -47,7 +48,7 @@ def seated_alike(results: Results, deal_key: list[str]) -> bool:
         if not results.has_table:
             return False
         chunks = arrow_strings(results.frame["player"])
-        text = None if chunks is None else _one_chunk(chunks)
+        text = None if chunks is None else one_chunk(chunks)
         if _deals_alike_in_file_order(results, results.key(*deal_key), text):
             return True
         if text is None or looks_sorted(text):
@@ -112,8 +113,9 @@ def _every_deal_seated_alike(results: Results, deal_key: list[str], players: pa.
     deals, n_deals = results.dense_key(*deal_key)
     rounds, n_rounds = results.key("section", "round")
     round_of_deal, first = _first_deals(deals, n_deals, rounds, n_rounds)
-    # A deal id played in more than one round (deal scope "event"): look closer.
-    if bool((round_of_deal[deals] != rounds).any()):
+    # A deal id played in more than one round (deal scope "event"; a deal key holding
+    # the round cannot be): look closer.
+    if "round" not in deal_key and bool((round_of_deal[deals] != rounds).any()):
         return False
     place, n_places = _places(results, n_deals)
     if n_places == 0:
@@ -184,8 +186,3 @@ def _same_players_each_deal(
     return all(
         pc.all(pc.equal(text.slice(d * rows, rows), first)).as_py() for d in range(1, n_deals)
     )
-
-
-def _one_chunk(text: pa.ChunkedArray[Any]) -> pa.Array[Any]:
-    # A chunked array's chunks combined are one array.
-    return cast("pa.Array[Any]", text.combine_chunks() if text.num_chunks != 1 else text.chunk(0))

@@ -13,6 +13,7 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
+from duplicate.model.codes import one_chunk
 from duplicate.model.exact import IntArray, decimal_array
 from duplicate.model.results import Results
 
@@ -84,8 +85,7 @@ def identifier_arrays(frame: pd.DataFrame, results: Results) -> dict[str, pa.Arr
     for name in IDENTIFIERS:
         if name == "table" and not results.has_table:
             continue
-        values: Any = pa.Array.from_pandas(frame[name])
-        arrays[name] = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+        arrays[name] = one_chunk(pa.Array.from_pandas(frame[name]))
     return arrays
 
 

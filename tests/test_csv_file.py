@@ -90,3 +90,34 @@ def test_a_header_longer_than_a_look_is_read() -> None:
     assert same(from_disk, from_bytes)
     assert from_disk[0] is not None
     assert list(from_disk[0].columns) == ["牌副", "牌手", "得分"]
+
+
+@given(
+    st.integers(0, 6),
+    st.sampled_from([b"\n", b"\r\n", b"\r"]),
+    st.booleans(),
+    st.integers(1, 12),
+)
+@settings(max_examples=200, deadline=None)
+def test_the_row_limit_counts_every_row(
+    rows: int, line_end: bytes, ends_last_line: bool, look: int
+) -> None:
+    """A file of n rows is read under a limit of n rows and refused under n - 1, with
+    any line ends, the last line ended or not, from the disk or standard input."""
+    lines = [b"deal,player", *(b"%d,p%d" % (i, i) for i in range(rows))]
+    data = line_end.join(lines) + (line_end if ends_last_line else b"")
+
+    def refused(max_rows: int, source: Source) -> bool:
+        try:
+            read_raw(source, max_rows=max_rows)
+        except InvalidData as error:
+            return any("rows read at once" in p.message for p in error.problems)
+        return False
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "upload.csv"
+        path.write_bytes(data)
+        with mock.patch.object(csv_file, "LOOK_BYTES", look):
+            for source in (Source(str(path), "csv"), Source("-", "csv", data)):
+                assert not refused(rows, source)
+                assert rows == 0 or refused(rows - 1, source)

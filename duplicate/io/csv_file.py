@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
@@ -57,7 +58,7 @@ def csv_text(source: Source, encoding: str | None = None, data: bytes | None = N
         raise InvalidData(
             [Problem(source.name, "is empty", hint="give a header row and result rows")]
         )
-    lines = max(text.count(b"\n"), text.count(b"\r")) - 1
+    lines = _lines_after_header(_count_byte(text, b"\n"), _count_byte(text, b"\r"), text[-1:])
     return CsvText(source.name, _header(text), lines, lambda: pa.BufferReader(text))
 
 
@@ -99,7 +100,7 @@ def _utf8_file(source: Source) -> CsvText | None:
     checker = codecs.getincrementaldecoder("utf-8")()
     ascii_so_far = blank = True
     line_feeds = returns = 0
-    first = b""
+    first = last = b""
     try:
         with open(source.given, "rb") as handle:
             start = handle.read(len(UTF8_BOM))
@@ -108,7 +109,7 @@ def _utf8_file(source: Source) -> CsvText | None:
             skip = len(start) if start == UTF8_BOM else 0
             handle.seek(skip)
             while block := handle.read(LOOK_BYTES):
-                first = first or block
+                first, last = first or block, block[-1:]
                 if b"\x00" in block:
                     return None
                 # Once a block is not ASCII, every later one is decoded too (a
@@ -117,8 +118,8 @@ def _utf8_file(source: Source) -> CsvText | None:
                 if not ascii_so_far:
                     checker.decode(block)
                 blank = blank and block.isspace()
-                line_feeds += block.count(b"\n")
-                returns += block.count(b"\r")
+                line_feeds += _count_byte(block, b"\n")
+                returns += _count_byte(block, b"\r")
             checker.decode(b"", final=True)
     except UnicodeDecodeError:
         return None
@@ -127,8 +128,28 @@ def _utf8_file(source: Source) -> CsvText | None:
     ends_in_first = b"\n" in first or b"\r" in first
     if blank or not (ends_in_first or len(first) < LOOK_BYTES):
         return None  # (a header longer than a block: read whole)
-    lines = max(line_feeds, returns) - 1
+    lines = _lines_after_header(line_feeds, returns, last)
     return CsvText(source.name, _header(first), lines, _opener(source.given, skip))
+
+
+def _lines_after_header(line_feeds: int, returns: int, last_byte: bytes) -> int:
+    """The lines after the header, from the line ends of the text (LF, CRLF or a lone
+    CR) and its last byte: a last line without an end is a line too."""
+    ends = max(line_feeds, returns)
+    return ends - 1 if last_byte in (b"\n", b"\r") else ends
+
+
+def _count_byte(data: bytes, byte: bytes) -> int:
+    """How often `byte` occurs in `data`: numpy compares a block at a time, where
+    bytes.count goes byte by byte; a byte the data lacks (a file without carriage
+    returns) is ruled out by one quick search."""
+    if byte not in data:
+        return 0
+    values = np.frombuffer(data, dtype=np.uint8)
+    return sum(
+        int(np.count_nonzero(values[at : at + LOOK_BYTES] == ord(byte)))
+        for at in range(0, len(values), LOOK_BYTES)
+    )
 
 
 def _opener(path: str, skip: int) -> Callable[[], pa.NativeFile]:

@@ -23,6 +23,7 @@ import pyarrow.compute as pc
 from duplicate.limits import MAX_COLUMN_SUM, MAX_DECIMALS, MAX_UNITS
 from duplicate.model.codes import one_chunk
 from duplicate.model.exact import IntArray, abs_sum_reaches
+from duplicate.model.text_bytes import bytes_of
 
 DECIMAL_GRAMMAR = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$"
 # Digits Arrow may cast to int64 without overflow.
@@ -223,7 +224,7 @@ def _plain_decimals(chunks: list[pa.Array[Any]]) -> Units | None:
     n = sum(len(chunk) for chunk in chunks)
     scale = 0
     for chunk in chunks:
-        offsets, data = _bytes_of(chunk)
+        offsets, data = bytes_of(chunk)
         if not _PLAIN_BYTES[data].all():
             return None
         scale = max(scale, _most_decimals(offsets, np.flatnonzero(data == ord(".")) + offsets[0]))
@@ -243,18 +244,6 @@ def _plain_decimals(chunks: list[pa.Array[Any]]) -> Units | None:
             return None
         start += len(chunk)
     return Units(units, scale, np.zeros(n, dtype=bool))
-
-
-def _bytes_of(text: pa.Array[Any]) -> tuple[IntArray, np.ndarray]:
-    """A string array's offsets (positions in its data buffer) and its cells' bytes."""
-    buffers: Any = text.buffers()
-    _, offsets_buffer, data_buffer = buffers
-    width = np.int64 if pa.types.is_large_string(text.type) else np.int32
-    offsets = np.frombuffer(offsets_buffer, dtype=width)[text.offset : text.offset + len(text) + 1]
-    if data_buffer is None:  # every cell empty
-        return offsets.astype(np.int64), np.zeros(0, dtype=np.uint8)
-    data = np.frombuffer(data_buffer, dtype=np.uint8)[offsets[0] : offsets[-1]]
-    return offsets.astype(np.int64), data
 
 
 def _most_decimals(offsets: IntArray, points: IntArray) -> int:

@@ -28,6 +28,7 @@ from duplicate.model.codes import (
     value_per_key,
 )
 from duplicate.model.exact import CodeArray, IntArray
+from duplicate.model.text_bytes import comparable, fixed_width_items
 
 if TYPE_CHECKING:
     from duplicate.model.results import Results
@@ -131,8 +132,7 @@ def _every_deal_seated_alike(results: Results, deal_key: list[str], players: pa.
     if not bool((filled == filled[reference]).all()):
         return False  # a place taken on one deal of a round, empty on another
     counterpart = row_at[reference[deals] * n_places + place]
-    same: Any = pc.equal(players.take(counterpart), players)
-    if not pc.all(same).as_py():
+    if not _same_players(players, counterpart):
         return False
     on_first = row_at.reshape(n_deals, n_places)[first[first < n_deals]].ravel()
     on_first = on_first[on_first >= 0]
@@ -146,6 +146,16 @@ def _every_deal_seated_alike(results: Results, deal_key: list[str], players: pa.
     at_row[on_first] = players_on_first
     _know_player_codes(results, at_row[counterpart], n_players)
     return True
+
+
+def _same_players(players: pa.Array[Any], counterpart: IntArray) -> bool:
+    """Whether each row's player is the one in row `counterpart` of it: ids of one
+    length compared as the numbers their bytes make, others as text."""
+    items = comparable(fixed_width_items(players))
+    if items is not None:
+        return bool((items[counterpart] == items).all())
+    same: Any = pc.equal(players.take(counterpart), players)
+    return bool(pc.all(same).as_py())
 
 
 def _know_player_codes(results: Results, codes: IntArray, n_players: int) -> None:

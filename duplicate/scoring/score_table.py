@@ -16,6 +16,7 @@ import pyarrow as pa
 from duplicate.model.codes import one_chunk
 from duplicate.model.exact import IntArray, decimal_array
 from duplicate.model.results import Results
+from duplicate.model.text_bytes import TakenRows
 
 # Whose result a row is and what it was: the first columns of every score table.
 RESULT_COLUMNS = ("section", "round", "deal", "table", "seat", "player", "score", "seconds")
@@ -78,20 +79,20 @@ def frame_view(table: pa.Table) -> pd.DataFrame:
     )
 
 
-def identifier_arrays(frame: pd.DataFrame, results: Results) -> dict[str, pa.Array[Any]]:
+def identifier_arrays(frame: pd.DataFrame, results: Results) -> dict[str, TakenRows]:
     """The identifier columns of `frame`, as Arrow arrays of one chunk each (Arrow takes
-    rows from a chunked array index by index, chunk by chunk)."""
-    arrays: dict[str, pa.Array[Any]] = {}
+    rows from a chunked array index by index, chunk by chunk), ready to take rows from."""
+    arrays: dict[str, TakenRows] = {}
     for name in IDENTIFIERS:
         if name == "table" and not results.has_table:
             continue
-        arrays[name] = one_chunk(pa.Array.from_pandas(frame[name]))
+        arrays[name] = TakenRows.of(one_chunk(pa.Array.from_pandas(frame[name])))
     return arrays
 
 
 def result_arrays(
     results: Results,
-    identifiers: dict[str, pa.Array[Any]],
+    identifiers: dict[str, TakenRows],
     rows: IntArray | slice,
     frame: pd.DataFrame | None = None,
 ) -> dict[str, pa.Array[Any]]:
@@ -100,13 +101,9 @@ def result_arrays(
     exact numbers from `frame` (the results' own by default)."""
     frame = results.frame if frame is None else frame
     n = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
-
-    def picked(values: pa.Array[Any]) -> pa.Array[Any]:
-        return values[rows] if isinstance(rows, slice) else values.take(rows)
-
     seconds = frame["seconds_units"].to_numpy()[rows] if results.has_seconds else None
     return {
-        **{name: picked(values) for name, values in identifiers.items()},
+        **{name: values.take(rows) for name, values in identifiers.items()},
         **({} if results.has_table else {"table": pa.nulls(n, pa.large_string())}),
         **unit_arrays(
             frame["round"].to_numpy()[rows], frame["score_units"].to_numpy()[rows], seconds, results
@@ -121,7 +118,7 @@ def table_of(columns: dict[str, pa.Array[Any]], names: Sequence[str]) -> pa.Tabl
 
 def score_table(
     results: Results,
-    identifiers: dict[str, pa.Array[Any]],
+    identifiers: dict[str, TakenRows],
     rows: IntArray | slice,
     numbers: dict[str, Any],
     notes: np.ndarray | None,

@@ -139,6 +139,10 @@ def _present(array: pa.Array[Any]) -> np.ndarray:
     return np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
 
 
+# The floats looked at before a number of places is tried on the whole column.
+_FIRST_FLOATS = 4096
+
+
 def _from_floats(array: pa.Array[Any]) -> Units:
     """Each float as its shortest decimal, of at most MAX_DECIMALS places.
 
@@ -154,6 +158,9 @@ def _from_floats(array: pa.Array[Any]) -> Units:
         return Units(np.zeros(0, dtype=np.int64), 0, np.zeros(0, dtype=bool))
     if np.isfinite(values).all() and float(np.abs(values).max()) < MAX_UNITS:
         for places in range(MAX_DECIMALS + 1):
+            # Places that the first floats are not held at are not tried on them all.
+            if not _held(values[:_FIRST_FLOATS], places)[1].all():
+                continue
             k, held = _held(values, places)
             if held.all():
                 return Units(k, places, np.zeros(len(values), dtype=bool))

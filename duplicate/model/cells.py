@@ -17,6 +17,7 @@ from duplicate.limits import MAX_COLUMN_SUM, MAX_LISTED
 from duplicate.model.codes import arrow_strings
 from duplicate.model.exact import IntArray
 from duplicate.model.numbers import Units, column_sum_too_large, decimal_units, refusal
+from duplicate.model.text_bytes import bytes_of
 
 _INTEGER_TEXT = r"-?(?:0|[1-9][0-9]{0,17})"
 # The cells that tell a column of names from one of numbers before a pass over all.
@@ -164,14 +165,26 @@ def _plain_integers(column: pd.Series) -> IntArray | None:
     stays text."""
     text = arrow_strings(column)
     ints = None if text is None else _cast_integers(text)
-    if text is None or ints is None or not len(ints) or int(np.abs(ints).max()) >= _ID_LIMIT:
+    if text is None or ints is None or not len(ints):
+        return None
+    if max(int(ints.max()), -int(ints.min())) >= _ID_LIMIT:
         return None
     # Arrow's cast reads "007", "-0" and "0x10" too: those start with 0 or -0.
-    longer: Any = pc.greater(pc.binary_length(text), pa.scalar(1))
-    zero_first = pc.and_(pc.starts_with(text, "0"), longer)
-    if pc.any(zero_first).as_py() or pc.any(pc.starts_with(text, "-0")).as_py():
-        return None
-    return ints
+    return None if any(_zero_first(chunk) for chunk in text.chunks) else ints
+
+
+def _zero_first(text: pa.Array[Any]) -> bool:
+    """Whether a cell of more than one byte starts with 0, or any starts with -0 (the
+    cells are not empty: each read as an integer)."""
+    offsets, data = bytes_of(text)
+    if not len(data):
+        return False
+    starts = offsets[:-1] - offsets[0]
+    longer = np.diff(offsets) > 1
+    first = data[np.minimum(starts, len(data) - 1)]
+    second = data[np.minimum(starts + 1, len(data) - 1)]
+    zero, minus = ord("0"), ord("-")
+    return bool((longer & ((first == zero) | ((first == minus) & (second == zero)))).any())
 
 
 def _cast_integers(text: pa.ChunkedArray[Any]) -> IntArray | None:

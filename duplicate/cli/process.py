@@ -31,16 +31,10 @@ ENVIRONMENT_DEFAULTS = {
     "ARROW_DEFAULT_MEMORY_POOL": "system",
 }
 
-# glibc's mallopt parameters (malloc.h), and its default for M_MMAP_MAX.
+# glibc's mallopt parameters (malloc.h).
 M_TRIM_THRESHOLD = -1
-M_MMAP_THRESHOLD = -3
 M_MMAP_MAX = -4
 M_ARENA_MAX = -8
-MMAP_MAX_DEFAULT = 65536
-
-# The arrays that separate_large_arrays maps on their own: from 64 MiB, columns of eight
-# bytes a row over millions of rows.
-LARGE_ARRAY_BYTES = 64 << 20
 
 
 def guard_signals() -> None:
@@ -125,20 +119,6 @@ def keep_freed_memory() -> None:
     libc.mallopt(M_MMAP_MAX, 0)
     libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)
     libc.mallopt(M_ARENA_MAX, 1)
-
-
-def separate_large_arrays() -> None:
-    """For a command whose peak comes late, after the whole results are held (the
-    standings' per-player stage): arrays of LARGE_ARRAY_BYTES and more are mapped on
-    their own and given back when freed, instead of leaving holes in the heap that
-    smaller arrays split and later large ones cannot use. A lower peak at some speed
-    (docs/performance.md). Only in a process that `tune` tuned.
-    """
-    libc = _glibc() if _tuned else None
-    if libc is None:
-        return
-    libc.mallopt(M_MMAP_THRESHOLD, LARGE_ARRAY_BYTES)
-    libc.mallopt(M_MMAP_MAX, MMAP_MAX_DEFAULT)
 
 
 def _glibc() -> ctypes.CDLL | None:

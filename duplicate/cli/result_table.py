@@ -6,7 +6,6 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from duplicate.cli import process
 from duplicate.cli.common import (
     AdjustmentsOpt,
     EncodingOpt,
@@ -39,16 +38,11 @@ from duplicate.rules import Rules
 
 
 def result_table_command(
-    compute: str,
-    kind: str,
-    doc: str,
-    on_dask: str | None = None,
-    late_peak: bool = False,
+    compute: str, kind: str, doc: str, on_dask: str | None = None
 ) -> Callable[..., None]:
     """A command computing `compute` ("module:function", imported when run) on results.
 
-    `compute` may give a table in batches (ScoreBatches), written as they come. With
-    `late_peak`, its memory peaks after the results are read (process.separate_large_arrays).
+    `compute` may give a table in batches (ScoreBatches), written as they come.
     """
 
     @reports_errors
@@ -80,8 +74,6 @@ def result_table_command(
             # score has a row per result; standings on Dask never hold the results.
             rows = table.rows if kind == "scores" else None
         else:
-            if late_peak:
-                process.separate_large_arrays()
             with working(f"reading {results}"):
                 data, corrections = read_inputs(
                     results, adjustments, encoding, rules.deal_scope, sheet

@@ -17,7 +17,6 @@ standings = result_table_command(
     Example: duplicate standings results.csv -o standings.csv
     """,
     on_dask="duplicate.engines.dask_engine:standings_on_dask",
-    late_peak=True,
 )
 
 

@@ -24,11 +24,11 @@ def bytes_of(text: pa.Array[Any]) -> tuple[IntArray, np.ndarray]:
     buffers: Any = text.buffers()
     _, offsets_buffer, data_buffer = buffers
     width = np.int64 if pa.types.is_large_string(text.type) else np.int32
-    offsets = np.frombuffer(offsets_buffer, dtype=width)[text.offset : text.offset + len(text) + 1]
+    stored = np.frombuffer(offsets_buffer, dtype=width)[text.offset : text.offset + len(text) + 1]
+    offsets: IntArray = stored.astype(np.int64, copy=False)
     if data_buffer is None:  # every cell empty
-        return offsets.astype(np.int64), np.zeros(0, dtype=np.uint8)
-    data = np.frombuffer(data_buffer, dtype=np.uint8)[offsets[0] : offsets[-1]]
-    return offsets.astype(np.int64, copy=False), data
+        return offsets, np.zeros(0, dtype=np.uint8)
+    return offsets, np.frombuffer(data_buffer, dtype=np.uint8)[offsets[0] : offsets[-1]]
 
 
 def fixed_width_items(text: pa.Array[Any]) -> np.ndarray | None:

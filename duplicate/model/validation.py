@@ -153,7 +153,7 @@ def _certainly_sound(results: Results, deal_key: list[str]) -> bool:
         tables, n_tables = code("table")
         if deal[1] * n_tables * n_seats > HISTOGRAM_LIMIT:
             return False
-    section_round = combine([code("section"), code("round")])
+    section_round = results.key("section", "round")
     # A deal id played in more than one round (deal scope "event"; a deal key holding
     # the round cannot be).
     if "round" not in deal_key and varying_keys(*deal, section_round[0]).any():

@@ -60,12 +60,6 @@ def _standard_points_standings(
     return sp_standings(results, rules)
 
 
-def _percentage_standings(
-    results: Results, rules: Rules, adjustments: Adjustments | None
-) -> pd.DataFrame:
-    return percentage_standings(results, rules, adjustments)
-
-
 METHODS: dict[Method, ScoringMethod] = {
     "matchpoints": ScoringMethod(
         "matchpoints",
@@ -78,7 +72,7 @@ METHODS: dict[Method, ScoringMethod] = {
     "percentage": ScoringMethod(
         "percentage",
         score=matchpoint_batches,
-        standings=_percentage_standings,
+        standings=percentage_standings,
         takes_adjustments=True,
         explained=True,
         distributed=False,

@@ -28,7 +28,7 @@ from duplicate.model.codes import (
     value_per_key,
 )
 from duplicate.model.exact import CodeArray, IntArray
-from duplicate.model.text_bytes import comparable, fixed_width_items
+from duplicate.model.text_bytes import equal_items, fixed_width_items
 
 if TYPE_CHECKING:
     from duplicate.model.results import Results
@@ -105,10 +105,10 @@ def _every_deal_seated_alike(results: Results, deal_key: list[str], players: pa.
 
     Then no rule can be broken: each player keeps one place for the round, no seat is
     shared, and every table has the same players on every deal. Each row is compared
-    with the row at its place on the first deal of its round (a table of places per
-    deal, no sort), and only the first deals' players are coded, to find one sitting
-    twice; every row's code follows from them. False means "look closer", never
-    "broken".
+    with one row of its (round, place) through tables of one entry per place and
+    round, which stay in the processor's cache where a table of rows would not; only
+    those rows' players are coded, to find one sitting twice, and every row's code
+    follows from them. False means "look closer", never "broken".
     """
     # Dense: every deal has rows, and a table of places per deal wastes none.
     deals, n_deals = results.dense_key(*deal_key)
@@ -119,42 +119,47 @@ def _every_deal_seated_alike(results: Results, deal_key: list[str], players: pa.
     if "round" not in deal_key and bool((round_of_deal[deals] != rounds).any()):
         return False
     place, n_places = _places(results, n_deals)
-    if n_places == 0:
+    if n_places == 0 or not _places_alike(
+        deals.astype(np.int64) * n_places + place, n_deals, n_places, first[round_of_deal]
+    ):
         return False
-    slot = deals.astype(np.int64) * n_places + place
-    row_at = np.full(n_deals * n_places, -1, dtype=code_type(len(slot)))
-    row_at[slot] = np.arange(len(slot))
-    filled = (row_at >= 0).reshape(n_deals, n_places)
-    if int(filled.sum()) != len(slot):
-        return False  # a seat shared on a deal
-    # The first deal of each round is the one every other deal of it is compared with.
-    reference = first[round_of_deal]
-    if not bool((filled == filled[reference]).all()):
-        return False  # a place taken on one deal of a round, empty on another
-    counterpart = row_at[reference[deals] * n_places + place]
-    if not _same_players(players, counterpart):
+    # A row of each (round, place), and the player every row there must have: its.
+    seat = rounds.astype(np.int64) * n_places + place
+    row_of = np.full(n_rounds * n_places, -1, dtype=code_type(len(seat)))
+    row_of[seat] = np.arange(len(seat))
+    if not _same_players(players, seat, row_of):
         return False
-    on_first = row_at.reshape(n_deals, n_places)[first[first < n_deals]].ravel()
-    on_first = on_first[on_first >= 0]
-    players_on_first, n_players = text_codes(players.take(on_first))
-    if has_repeats(*combine([(rounds[on_first], n_rounds), (players_on_first, n_players)])):
+    held = np.flatnonzero(row_of >= 0)
+    players_held, n_players = text_codes(players.take(row_of[held]))
+    if has_repeats(*combine([(held // n_places, n_rounds), (players_held, n_players)])):
         return False
-    # Each row's player is the one at its place on its round's first deal, and the first
-    # deals hold every player: so each row's code is that row's, as if every id were
-    # coded.
-    at_row = np.zeros(len(slot), dtype=np.int64)
-    at_row[on_first] = players_on_first
-    _know_player_codes(results, at_row[counterpart], n_players)
+    # Each row's player is its (round, place)'s, and those hold every player: so each
+    # row's code is that row's, as if every id were coded.
+    code_of = np.zeros(len(row_of), dtype=np.int64)
+    code_of[held] = players_held
+    _know_player_codes(results, code_of[seat], n_players)
     return True
 
 
-def _same_players(players: pa.Array[Any], counterpart: IntArray) -> bool:
-    """Whether each row's player is the one in row `counterpart` of it: ids of one
-    length compared as the numbers their bytes make, others as text."""
-    items = comparable(fixed_width_items(players))
+def _places_alike(slot: IntArray, n_deals: int, n_places: int, reference: IntArray) -> bool:
+    """Whether no place is taken twice on a deal (`slot`: each row's deal x n_places +
+    place), and each deal has the places of its `reference` deal taken, no others."""
+    filled = np.zeros(n_deals * n_places, dtype=bool)
+    filled[slot] = True
+    if int(np.count_nonzero(filled)) != len(slot):
+        return False  # a seat shared on a deal
+    by_deal = filled.reshape(n_deals, n_places)
+    return bool((by_deal == by_deal[reference]).all())
+
+
+def _same_players(players: pa.Array[Any], seat: IntArray, row_of: IntArray) -> bool:
+    """Whether each row's player is that of the row `row_of` gives for its `seat`: ids of
+    one length compared by their bytes, others as text."""
+    items = fixed_width_items(players)
     if items is not None:
-        return bool((items[counterpart] == items).all())
-    same: Any = pc.equal(players.take(counterpart), players)
+        # (a seat no row holds reads the last row's player, and no row asks for it)
+        return bool(equal_items(items[row_of][seat], items).all())
+    same: Any = pc.equal(players.take(row_of[seat]), players)
     return bool(pc.all(same).as_py())
 
 

@@ -14,7 +14,7 @@ import pyarrow as pa
 from duplicate.model.exact import IntArray
 
 # Item sizes numpy takes and compares as unsigned integers; other lengths are taken as
-# raw bytes (np.void), which numpy copies but does not compare in one step.
+# raw bytes (np.void), which numpy copies but compares byte by byte.
 _INTEGER_SIZES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -47,9 +47,14 @@ def fixed_width_items(text: pa.Array[Any]) -> np.ndarray | None:
     return data.view(_INTEGER_SIZES.get(width, np.dtype((np.void, width))))
 
 
-def comparable(items: np.ndarray | None) -> np.ndarray | None:
-    """Items that `==` compares in one step (those of 1, 2, 4 or 8 bytes), else None."""
-    return items if items is not None and items.dtype.kind == "u" else None
+def equal_items(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row by row, whether two arrays of items of one size hold the same bytes: compared
+    as numbers (items of 1, 2, 4 or 8 bytes), else byte by byte."""
+    if a.dtype.kind == "u":
+        return np.asarray(a == b)
+    width = a.dtype.itemsize
+    same = a.view(np.uint8).reshape(-1, width) == b.view(np.uint8).reshape(-1, width)
+    return np.asarray(same.all(axis=1))
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 import duplicate
-from duplicate.errors import InputOutputError
+from duplicate.errors import InputOutputError, InvalidData
+from duplicate.io.read import _to_pandas, read_raw
 from duplicate.io.write import write_atomic
 from tests.conftest import SAMPLE
 
@@ -85,6 +89,43 @@ def test_parquet_with_typed_columns_equals_csv() -> None:
     assert duplicate.standings(frame).equals(
         duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.csv"))
     )
+
+
+# One event as Parquet files are written: by pandas with or without its index, by
+# Arrow alone, with a category, with more columns than one read takes.
+LAYOUTS: dict[str, Callable[[pd.DataFrame], pa.Table]] = {
+    "pandas, range index": pa.Table.from_pandas,
+    "pandas, index stored": lambda f: pa.Table.from_pandas(f.sample(frac=1, random_state=1)),
+    "Arrow alone": lambda f: pa.table(dict(f.items())),
+    "a category": lambda f: pa.Table.from_pandas(f.astype({"player": "category"})),
+    "extra columns": lambda f: pa.Table.from_pandas(f.assign(note="x", club=None, rating=1.5)),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_a_parquet_file_reads_as_its_whole_table(layout: str, tmp_path: Path) -> None:
+    frame = pd.read_parquet(SAMPLE / "big2_event.parquet")
+    path = tmp_path / "results.parquet"
+    pq.write_table(LAYOUTS[layout](frame), path, row_group_size=50)
+    raw, first_row = read_raw(path)
+    assert first_row == 1
+    # As the whole table read at once gives it (its index goes: rows match by position).
+    pd.testing.assert_frame_equal(raw, _to_pandas(pq.read_table(path)).reset_index(drop=True))
+    # Rows in any order give the same standings.
+    expected = duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.parquet"))
+    assert duplicate.standings(duplicate.read_results(path)).equals(expected)
+
+
+def test_a_parquet_column_named_twice_is_reported_as_such(tmp_path: Path) -> None:
+    path = tmp_path / "twice.parquet"
+    columns = [pa.array([1, 2]), pa.array([1, 1]), pa.array([0, 1]), pa.array(["a", "b"])]
+    table = pa.Table.from_arrays(
+        [*columns, pa.array([3, -3]), pa.array([4, -4])],
+        names=["round", "deal", "seat", "player", "score", "score"],
+    )
+    pq.write_table(table, path)
+    with pytest.raises(InvalidData, match="columns 'score' and 'score' both mean 'score'"):
+        duplicate.read_results(path)
 
 
 def test_a_failed_write_leaves_no_file(tmp_path: Path) -> None:
@@ -195,8 +236,6 @@ def test_excel_csv_ends_rows_with_crlf_and_keeps_a_value_s_own_line_end() -> Non
 )
 def test_a_table_consumed_column_by_column_reads_the_same(path: Path) -> None:
     """Deleting each column once read changes neither the results nor the problems."""
-    from duplicate.errors import InvalidData
-    from duplicate.io.read import read_raw
     from duplicate.model.results import parse_results
 
     def parsed(consume: bool) -> object:

@@ -31,9 +31,6 @@ MAX_DIGITS = 18
 _POWERS = 10 ** np.arange(MAX_DECIMALS + 1, dtype=np.int64)
 # A value times 10**shift stays below MAX_UNITS when its own size is below this.
 _LIMITS = MAX_UNITS // _POWERS
-# The bytes a plain decimal is written with.
-_PLAIN_BYTES = np.zeros(256, dtype=bool)
-_PLAIN_BYTES[np.frombuffer(b"0123456789.+-", dtype=np.uint8)] = True
 
 
 @dataclass(frozen=True)
@@ -232,7 +229,7 @@ def _plain_decimals(chunks: list[pa.Array[Any]]) -> Units | None:
     scale = 0
     for chunk in chunks:
         offsets, data = bytes_of(chunk)
-        if not _PLAIN_BYTES[data].all():
+        if not _all_plain(data):
             return None
         scale = max(scale, _most_decimals(offsets, np.flatnonzero(data == ord(".")) + offsets[0]))
     if scale > MAX_DECIMALS:
@@ -250,6 +247,16 @@ def _plain_decimals(chunks: list[pa.Array[Any]]) -> Units | None:
             return None
         start += len(chunk)
     return Units(units, scale, np.zeros(n, dtype=bool))
+
+
+def _all_plain(data: np.ndarray) -> bool:
+    """Whether every byte is one a plain decimal is written with: 0-9 + - ."""
+    if not len(data):
+        return True
+    if int(data.min()) < ord("+") or int(data.max()) > ord("9"):
+        return False
+    # Between "+" and "9" (ASCII), only "," and "/" are not.
+    return not bool(((data == ord(",")) | (data == ord("/"))).any())
 
 
 def _parsed(chunk: pa.Array[Any], scale: int) -> pa.Array[Any] | None:

@@ -282,13 +282,16 @@ def count_per(key: IntArray, size: int) -> IntArray:
 
 
 def has_repeats(key: IntArray, size: int | None = None) -> bool:
-    """Whether any key is held by more than one row (counted in a table when `size`,
-    the keys' bound, is given and small enough; else by a sort)."""
+    """Whether any key is held by more than one row (told by a table of the keys seen
+    when `size`, the keys' bound, is given and small enough; else by a sort)."""
     if bool((key[1:] > key[:-1]).all()):
-        # Rows in key order (as files usually come): one pass, no table of counts.
+        # Rows in key order (as files usually come): one pass, no table.
         return False
     if size is not None and size <= HISTOGRAM_LIMIT:
-        return bool((np.bincount(key, minlength=size) > 1).any())
+        # Fewer keys seen than rows: one byte a key, where counts would take eight.
+        seen = np.zeros(size, dtype=bool)
+        seen[key] = True
+        return int(np.count_nonzero(seen)) < len(key)
     ordered = np.sort(key)
     return bool((ordered[1:] == ordered[:-1]).any())
 

@@ -21,6 +21,9 @@ from duplicate.model.adjustments import Adjustments, parse_adjustments
 from duplicate.model.results import Results, parse_results
 from duplicate.stages.hand_log import HandLog, parse_hand_log
 
+# Columns of a Parquet file read at once: Arrow decodes them on threads of their own.
+PARQUET_COLUMNS_AT_ONCE = 2
+
 
 def source_name(path: str | Path | Source) -> str:
     """How messages name an input."""
@@ -202,10 +205,6 @@ def _parquet_frame(source: Source) -> pd.DataFrame:
             part = _to_pandas(file.read(columns=names[start : start + step]))
             columns.update(part.items())
     return pd.DataFrame(columns, copy=False)
-
-
-# Columns of a Parquet file read at once: Arrow decodes them on threads of their own.
-PARQUET_COLUMNS_AT_ONCE = 2
 
 
 def _data_columns(schema: pa.Schema) -> list[str] | None:

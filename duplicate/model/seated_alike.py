@@ -123,11 +123,11 @@ def _every_deal_seated_alike(results: Results, deal_key: list[str], players: pa.
         deals.astype(np.int64) * n_places + place, n_deals, n_places, first[round_of_deal]
     ):
         return False
-    # A row of each (round, place), and the player every row there must have: its.
-    seat = rounds.astype(np.int64) * n_places + place
-    row_of = np.full(n_rounds * n_places, -1, dtype=code_type(len(seat)))
-    row_of[seat] = np.arange(len(seat))
-    if not _same_players(players, seat, row_of):
+    # One row of each (round, place): every row there must have its player.
+    round_place = rounds.astype(np.int64) * n_places + place
+    row_of = np.full(n_rounds * n_places, -1, dtype=code_type(len(round_place)))
+    row_of[round_place] = np.arange(len(round_place))
+    if not _same_players(players, round_place, row_of):
         return False
     held = np.flatnonzero(row_of >= 0)
     players_held, n_players = text_codes(players.take(row_of[held]))
@@ -137,7 +137,7 @@ def _every_deal_seated_alike(results: Results, deal_key: list[str], players: pa.
     # row's code is that row's, as if every id were coded.
     code_of = np.zeros(len(row_of), dtype=np.int64)
     code_of[held] = players_held
-    _know_player_codes(results, code_of[seat], n_players)
+    _know_player_codes(results, code_of[round_place], n_players)
     return True
 
 
@@ -152,14 +152,14 @@ def _places_alike(slot: IntArray, n_deals: int, n_places: int, reference: IntArr
     return bool((by_deal == by_deal[reference]).all())
 
 
-def _same_players(players: pa.Array[Any], seat: IntArray, row_of: IntArray) -> bool:
-    """Whether each row's player is that of the row `row_of` gives for its `seat`: ids of
+def _same_players(players: pa.Array[Any], key: IntArray, row_of: IntArray) -> bool:
+    """Whether each row's player is that of the row `row_of` gives for its `key`: ids of
     one length compared by their bytes, others as text."""
     items = fixed_width_items(players)
     if items is not None:
-        # (a seat no row holds reads the last row's player, and no row asks for it)
-        return bool(equal_items(items[row_of][seat], items).all())
-    same: Any = pc.equal(players.take(row_of[seat]), players)
+        # (a key no row holds reads the last row's player, and no row asks for it)
+        return bool(equal_items(items[row_of][key], items).all())
+    same: Any = pc.equal(players.take(row_of[key]), players)
     return bool(pc.all(same).as_py())
 
 

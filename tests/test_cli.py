@@ -119,6 +119,13 @@ def test_stdin_is_read_with_a_dash(spec_example: Path) -> None:
     assert out == run("standings", str(spec_example))[1]
 
 
+def test_a_parquet_file_on_stdin_reads_as_the_file() -> None:
+    parquet = SAMPLE / "big2_event.parquet"
+    code, out, _, _ = run("standings", "-", stdin=parquet.read_bytes())
+    assert code == 0
+    assert out == run("standings", str(parquet))[1]
+
+
 def test_table_format_for_people(spec_example: Path) -> None:
     code, out, _, _ = run("standings", str(spec_example), "--format", "table")
     assert code == 0

@@ -23,6 +23,7 @@ import pyarrow.csv as pacsv
 from duplicate.errors import InputOutputError, UsageError
 from duplicate.io.json_text import dumps
 from duplicate.io.parquet_write import parquet_bytes
+from duplicate.model.codes import one_chunk
 
 # excel: CSV as Excel opens it on any system (UTF-8 with a BOM, so that Chinese names
 # are not garbled on Chinese Windows; CRLF line ends).
@@ -139,7 +140,7 @@ def _quoted_where_needed(table: pa.Table, line_end: str) -> bytes:
     ended: Any = pc.binary_join_element_wise(
         lines, pa.scalar(line_end, pa.large_string()), pa.scalar("", pa.large_string())
     )
-    rows = ended.combine_chunks() if isinstance(ended, pa.ChunkedArray) else ended
+    rows = one_chunk(ended) if isinstance(ended, pa.ChunkedArray) else ended
     if not len(rows):
         return b""
     buffers: Any = rows.buffers()

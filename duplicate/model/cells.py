@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 
 from duplicate.errors import Problem
 from duplicate.limits import MAX_COLUMN_SUM, MAX_LISTED
-from duplicate.model.codes import arrow_strings
+from duplicate.model.codes import arrow_strings, one_chunk
 from duplicate.model.exact import IntArray
 from duplicate.model.numbers import Units, column_sum_too_large, decimal_units, refusal
 from duplicate.model.text_bytes import bytes_of
@@ -232,7 +232,7 @@ def _trimmed(text: pa.ChunkedArray[Any]) -> pd.Series:
     and the output take it as it is, with no copy to join the chunks."""
     # Trimmed chunk by chunk, then joined: the one column-sized allocation is the result.
     pieces: Any = pc.utf8_trim_whitespace(text).cast(pa.large_string())
-    trimmed: Any = pieces.combine_chunks()
+    trimmed: Any = one_chunk(pieces)  # (Arrow's combine_chunks copies even one chunk)
     del pieces
     blank: Any = pc.equal(pc.binary_length(trimmed), pa.scalar(0, pa.int64()))
     if trimmed.null_count or pc.any(blank).as_py():

@@ -92,13 +92,17 @@ def test_parquet_with_typed_columns_equals_csv() -> None:
 
 
 # One event as Parquet files are written: by pandas with or without its index, by
-# Arrow alone, with a category, with more columns than one read takes.
+# Arrow alone, with a category, with more columns than one read takes, with many.
 LAYOUTS: dict[str, Callable[[pd.DataFrame], pa.Table]] = {
     "pandas, range index": pa.Table.from_pandas,
     "pandas, index stored": lambda f: pa.Table.from_pandas(f.sample(frac=1, random_state=1)),
     "Arrow alone": lambda f: pa.table(dict(f.items())),
     "a category": lambda f: pa.Table.from_pandas(f.astype({"player": "category"})),
     "extra columns": lambda f: pa.Table.from_pandas(f.assign(note="x", club=None, rating=1.5)),
+    # More columns than two at a time in eight reads.
+    "forty more columns": lambda f: pa.Table.from_pandas(
+        f.assign(**{f"x{i}": i for i in range(40)})
+    ),
 }
 
 

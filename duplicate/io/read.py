@@ -21,8 +21,10 @@ from duplicate.model.adjustments import Adjustments, parse_adjustments
 from duplicate.model.results import Results, parse_results
 from duplicate.stages.hand_log import HandLog, parse_hand_log
 
-# Columns of a Parquet file read at once: Arrow decodes them on threads of their own.
+# Columns of a Parquet file read at once (Arrow decodes them on threads of their own),
+# in at most PARQUET_READS reads: more at once when a file has many.
 PARQUET_COLUMNS_AT_ONCE = 2
+PARQUET_READS = 8
 
 
 def source_name(path: str | Path | Source) -> str:
@@ -199,7 +201,7 @@ def _parquet_frame(source: Source) -> pd.DataFrame:
         names = _data_columns(file.schema_arrow)
         if not names:
             return _to_pandas(file.read())
-        step = PARQUET_COLUMNS_AT_ONCE
+        step = max(PARQUET_COLUMNS_AT_ONCE, -(-len(names) // PARQUET_READS))
         columns: dict[Hashable, pd.Series] = {}
         for start in range(0, len(names), step):
             part = _to_pandas(file.read(columns=names[start : start + step]))

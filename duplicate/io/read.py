@@ -63,9 +63,16 @@ def read_raw(
             # Line ends after the header bound the rows from above (LF, CRLF or CR).
             _check_rows(source, text.lines, max_rows, "lines after its header")
         return _to_pandas(read_csv(text)), 2
+    if source.kind == "dataset":
+        if max_rows is not None:
+            _check_rows(source, _dataset_rows(source), max_rows, "rows")
+        return _to_pandas(_read_parquet(source)), 1
+    with _parquet_errors(source):
+        file = pq.ParquetFile(_parquet_input(source))
     if max_rows is not None:
-        _check_rows(source, _parquet_rows(source), max_rows, "rows")
-    return _parquet_frame(source), 1
+        # The rows the footer declares: nothing else is read yet.
+        _check_rows(source, file.metadata.num_rows, max_rows, "rows")
+    return _parquet_frame(source, file), 1
 
 
 def _check_rows(source: Source, rows: int, max_rows: int, what: str) -> None:
@@ -82,17 +89,10 @@ def _check_rows(source: Source, rows: int, max_rows: int, what: str) -> None:
         )
 
 
-def _parquet_rows(source: Source) -> int:
-    """The rows a Parquet file or dataset declares in its footers (nothing else read)."""
-    try:
-        if source.kind == "dataset":
-            return sum(pq.read_metadata(f).num_rows for f in dataset_files(Path(source.given)))
-        where = pa.BufferReader(source.data) if source.data is not None else source.given
-        return int(pq.read_metadata(where).num_rows)
-    except (pa.ArrowException, OSError) as exc:
-        raise InvalidData(
-            [Problem(source.name, f"is not a readable Parquet file ({exc})")]
-        ) from None
+def _dataset_rows(source: Source) -> int:
+    """The rows a Parquet dataset's files declare in their footers (nothing else read)."""
+    with _parquet_errors(source):
+        return sum(pq.read_metadata(f).num_rows for f in dataset_files(Path(source.given)))
 
 
 def read_results(
@@ -187,17 +187,14 @@ def _read_parquet(source: Source) -> pa.Table:
         return pq.read_table(_parquet_input(source))
 
 
-def _parquet_frame(source: Source) -> pd.DataFrame:
-    """A Parquet input as pandas (_to_pandas), a file read a few columns at a time.
+def _parquet_frame(source: Source, file: pq.ParquetFile) -> pd.DataFrame:
+    """A Parquet file as pandas (_to_pandas), read a few columns at a time.
 
     Each group's Arrow buffers are freed before the next group is read, and the heap
     takes the next columns into them: a lower peak than the whole table's, and quicker
     (fewer fresh pages; docs/performance.md).
     """
-    if source.kind == "dataset":
-        return _to_pandas(_read_parquet(source))
     with _parquet_errors(source):
-        file = pq.ParquetFile(_parquet_input(source))
         names = _data_columns(file.schema_arrow)
         if not names:
             return _to_pandas(file.read())

@@ -140,7 +140,7 @@ def _quoted_where_needed(table: pa.Table, line_end: str) -> bytes:
     ended: Any = pc.binary_join_element_wise(
         lines, pa.scalar(line_end, pa.large_string()), pa.scalar("", pa.large_string())
     )
-    rows = one_chunk(ended) if isinstance(ended, pa.ChunkedArray) else ended
+    rows = one_chunk(ended)
     if not len(rows):
         return b""
     buffers: Any = rows.buffers()

@@ -232,7 +232,7 @@ def _trimmed(text: pa.ChunkedArray[Any]) -> pd.Series:
     and the output take it as it is, with no copy to join the chunks."""
     # Trimmed chunk by chunk, then joined: the one column-sized allocation is the result.
     pieces: Any = pc.utf8_trim_whitespace(text).cast(pa.large_string())
-    trimmed: Any = one_chunk(pieces)  # (Arrow's combine_chunks copies even one chunk)
+    trimmed: Any = one_chunk(pieces)
     del pieces
     blank: Any = pc.equal(pc.binary_length(trimmed), pa.scalar(0, pa.int64()))
     if trimmed.null_count or pc.any(blank).as_py():

@@ -64,8 +64,7 @@ def _dense(values: pd.Series | np.ndarray, compact: bool) -> tuple[CodeArray, in
             # indexed by the values themselves when they start near 0 (no offset array).
             base = 0 if _index_a_table(low, high, len(array)) else low
             index = array if base == 0 else array - base
-            present = np.zeros(high - base + 1, dtype=bool)
-            present[index] = True
+            present = seen_keys(index, high - base + 1)
             k = int(present.sum())
             lookup = np.cumsum(present) - 1
             return lookup.astype(code_type(k) if compact else np.int64)[index], k
@@ -289,11 +288,16 @@ def has_repeats(key: IntArray, size: int | None = None) -> bool:
         return False
     if size is not None and size <= HISTOGRAM_LIMIT:
         # Fewer keys seen than rows: one byte a key, where counts would take eight.
-        seen = np.zeros(size, dtype=bool)
-        seen[key] = True
-        return int(np.count_nonzero(seen)) < len(key)
+        return int(np.count_nonzero(seen_keys(key, size))) < len(key)
     ordered = np.sort(key)
     return bool((ordered[1:] == ordered[:-1]).any())
+
+
+def seen_keys(key: IntArray, size: int) -> np.ndarray:
+    """Which of the keys 0..size-1 some row holds (`size` bounded): one byte a key."""
+    seen = np.zeros(size, dtype=bool)
+    seen[key] = True
+    return seen
 
 
 def occupied(key: CodeArray, size: int) -> tuple[IntArray, IntArray]:

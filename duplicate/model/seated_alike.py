@@ -24,6 +24,7 @@ from duplicate.model.codes import (
     has_repeats,
     looks_sorted,
     one_chunk,
+    seen_keys,
     text_codes,
     value_per_key,
 )
@@ -144,8 +145,7 @@ def _every_deal_seated_alike(results: Results, deal_key: list[str], players: pa.
 def _places_alike(slot: IntArray, n_deals: int, n_places: int, reference: IntArray) -> bool:
     """Whether no place is taken twice on a deal (`slot`: each row's deal x n_places +
     place), and each deal has the places of its `reference` deal taken, no others."""
-    filled = np.zeros(n_deals * n_places, dtype=bool)
-    filled[slot] = True
+    filled = seen_keys(slot, n_deals * n_places)
     if int(np.count_nonzero(filled)) != len(slot):
         return False  # a seat shared on a deal
     by_deal = filled.reshape(n_deals, n_places)

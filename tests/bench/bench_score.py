@@ -3,7 +3,8 @@
 Four input shapes (see shapes.py), each generated into bench-data/ (ignored by git)
 once per size and reused. Each command runs as a new
 process, REPEAT times; the best time is kept, with the process's peak memory.
-DuckDB's SQL for the same scores is timed the same way, and its results compared.
+DuckDB's SQL for the same scores is timed the same way, and its results compared; so
+is floor.py, which only reads the results and writes a table as wide as `score`'s.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).parent))
 
 from shapes import DEALS, SHAPES, TABLE_SIZE, generate, path_of  # noqa: E402
+
+FLOOR = Path(__file__).parent / "floor.py"
 
 
 def generate_swiss(players: int, folder: Path, rounds: int = 3, k: int = TABLE_SIZE) -> Path:
@@ -178,8 +181,14 @@ def bench_shape(shape: str, source: Path, tool: list[str], here: list[str], n: i
     if duckdb is None:
         ours = timed("score, Parquet out", score, n)
     else:
-        ours, theirs = timed_in_turn(
-            [("score, Parquet out", score), ("DuckDB SQL, the same scores", duckdb)], n
+        floor = [sys.executable, str(FLOOR), str(source), str(out / "floor.parquet")]
+        ours, theirs, least = timed_in_turn(
+            [
+                ("score, Parquet out", score),
+                ("DuckDB SQL, the same scores", duckdb),
+                ("only read and write (floor.py)", floor),
+            ],
+            n,
         )
         compared = [*here, "--compare", str(out / "s.parquet"), str(out / "duckdb.parquet")]
         agree = subprocess.run(compared).returncode == 0
@@ -187,6 +196,7 @@ def bench_shape(shape: str, source: Path, tool: list[str], here: list[str], n: i
             f"{'score / DuckDB':<46} {ours / theirs:7.2f}     "
             f"(results {'agree' if agree else 'DIFFER'})"
         )
+        print(f"{'floor / DuckDB':<46} {least / theirs:7.2f}")
     ranked = timed(
         "standings, Parquet out",
         [*tool, "standings", str(source), "-o", str(out / "t.parquet")],

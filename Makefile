@@ -63,7 +63,7 @@ browser:
 	    chromium chromium-driver fonts-wqy-zenhei >/dev/null; \
 	fi
 
-## bench: validate, score (against DuckDB), standings and seat on four input shapes (ROWS=1000000, best of REPEAT=3)
+## bench: validate, score (against DuckDB and a read-and-write floor), standings and seat on four input shapes (ROWS=1000000, best of REPEAT=3)
 ROWS ?= 1000000
 REPEAT ?= 3
 bench: $(INSTALLED)

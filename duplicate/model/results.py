@@ -152,12 +152,7 @@ def parse_results(
     if not raw.index.equals(pd.RangeIndex(len(raw))):
         raw = raw.reset_index(drop=True)
     n = len(raw)
-    rows = (
-        # int32 while it holds them: half the memory of int64 at millions of rows.
-        np.arange(first_row, first_row + n, dtype=np.int32 if first_row + n < 2**31 else np.int64)
-        if row_numbers is None
-        else np.asarray(row_numbers, dtype=np.int64)
-    )
+    rows = _row_numbers(first_row, n) if row_numbers is None else np.asarray(row_numbers, np.int64)
     blank = blank_rows(raw)
     skipped = rows[blank] if blank is not None else rows[:0]
     if blank is not None:
@@ -167,24 +162,7 @@ def parse_results(
             [Problem(source, "has no result rows", hint="add one row per player per deal")]
         )
     cells = Cells(raw, columns, rows, source, consume)
-    # Columns are collected, then made one frame without copies: at millions of rows,
-    # each copy costs a noticeable fraction of a second.
-    frame: dict[str, object] = {"row": rows, "section": cells.section()}
-    for name in ("round", "deal", "table", "seat", "player"):
-        if name in columns:
-            frame[name] = cells.identifier(name)
-    if "round" not in columns:
-        frame["round"] = np.ones(n, dtype=np.int64)
-    score = (
-        cells.units("score", "is not a number", SCORE_HINT)
-        if "score" in columns
-        else Units(np.zeros(n, dtype=np.int64), 0, np.zeros(n, dtype=bool))
-    )
-    frame["score_units"] = score.units
-    seconds = None
-    if "seconds" in columns:
-        seconds = cells.units("seconds", "is not a time in seconds >= 0", SECONDS_HINT, True)
-        frame["seconds_units"] = seconds.units
+    frame, score, seconds = _typed_columns(cells, n)
     if cells.problems:
         raise InvalidData(cells.problems)
     results = Results(
@@ -202,6 +180,40 @@ def parse_results(
     if check_structure:
         check_results(results)
     return results
+
+
+def _row_numbers(first_row: int, n: int) -> np.ndarray:
+    """The numbers messages give n rows from first_row on: int32 while it holds them
+    (half the memory of int64 at millions of rows)."""
+    return np.arange(
+        first_row, first_row + n, dtype=np.int32 if first_row + n < 2**31 else np.int64
+    )
+
+
+def _typed_columns(cells: Cells, n: int) -> tuple[dict[str, object], Units, Units | None]:
+    """The columns of the results frame (row numbers, section, identifiers and units),
+    with the score's and play time's units (no score column: all 0; no play times:
+    None); bad cells are left in cells.problems."""
+    columns = cells.columns
+    # Columns are collected, then made one frame without copies: at millions of rows,
+    # each copy costs a noticeable fraction of a second.
+    frame: dict[str, object] = {"row": cells.rows, "section": cells.section()}
+    for name in ("round", "deal", "table", "seat", "player"):
+        if name in columns:
+            frame[name] = cells.identifier(name)
+    if "round" not in columns:
+        frame["round"] = np.ones(n, dtype=np.int64)
+    score = (
+        cells.units("score", "is not a number", SCORE_HINT)
+        if "score" in columns
+        else Units(np.zeros(n, dtype=np.int64), 0, np.zeros(n, dtype=bool))
+    )
+    frame["score_units"] = score.units
+    seconds = None
+    if "seconds" in columns:
+        seconds = cells.units("seconds", "is not a time in seconds >= 0", SECONDS_HINT, True)
+        frame["seconds_units"] = seconds.units
+    return frame, score, seconds
 
 
 def blank_rows(raw: pd.DataFrame) -> np.ndarray | None:

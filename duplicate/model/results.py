@@ -162,7 +162,7 @@ def parse_results(
             [Problem(source, "has no result rows", hint="add one row per player per deal")]
         )
     cells = Cells(raw, columns, rows, source, consume)
-    frame, score, seconds = _typed_columns(cells, n)
+    frame, score, seconds = _typed_columns(cells)
     if cells.problems:
         raise InvalidData(cells.problems)
     results = Results(
@@ -190,11 +190,11 @@ def _row_numbers(first_row: int, n: int) -> np.ndarray:
     )
 
 
-def _typed_columns(cells: Cells, n: int) -> tuple[dict[str, object], Units, Units | None]:
+def _typed_columns(cells: Cells) -> tuple[dict[str, object], Units, Units | None]:
     """The columns of the results frame (row numbers, section, identifiers and units),
     with the score's and play time's units (no score column: all 0; no play times:
     None); bad cells are left in cells.problems."""
-    columns = cells.columns
+    columns, n = cells.columns, len(cells.rows)
     # Columns are collected, then made one frame without copies: at millions of rows,
     # each copy costs a noticeable fraction of a second.
     frame: dict[str, object] = {"row": cells.rows, "section": cells.section()}

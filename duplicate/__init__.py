@@ -1,162 +1,125 @@
 """Score duplicate card-game events: matchpoints, rank points and standings.
 
-The library is what the `duplicate` command calls; each command has its function here:
+Every command of the `duplicate` program is a function here, and gives what the
+command writes; each takes any source `load_event` takes (a results file, an event
+folder, a hand log, a bridge session, or an Event already loaded) and settings by
+keyword (the command line's options: `tie_ranking="dense"`, `adjustments="adj.csv"`):
 
     >>> import duplicate
-    >>> results = duplicate.read_results("sample_data/spec_example.csv")
-    >>> duplicate.standings(results)[["place", "player", "total"]]  # doctest: +SKIP
+    >>> table = duplicate.standings("sample_data/spec_example.csv", tie_ranking="dense")
+    >>> table.frame[["place", "player", "total"]]  # doctest: +SKIP
+    >>> duplicate.publish(table, "standings.csv", manifest="run.json")  # doctest: +SKIP
 
-| command     | function |
-|-------------|----------|
-| score       | `score(results, rules, adjustments)` (`score_batches` for big events) |
-| standings   | `standings(results, rules, adjustments)` |
-| explain     | `explain(results, player, rules, adjustments)` |
-| verify      | `verify(results, read_published(path), rules, adjustments)` |
-| seat        | `seat_next_round(results, rules, players=..., table_size=...)` |
-| validate    | `read_results(path)` (raises InvalidData), `seating_problems(...)` |
-| game-score  | `scored_raw(parse_results(raw, score_required=False), raw, game, rules)` |
-| leaderboard | `leaderboard(read_table(path)[0], load_scheme("guandan"))` |
-| elimination | `eliminate(read_hand_log(path), rules.stage)` (`.standings`, `.ledger`) |
-| final       | `final_standings(read_hand_log(path), hands, carried, base, registered)` |
-| rules       | `Rules`, `load_rules(path)`, `Rules.to_toml()`, `StageRules` |
-| import      | `read_session(path, winners="auto")` (PBN or USEBIO: table and a note) |
-| -o, --manifest | `write_table(table, path, rules, kind)`, `write_manifest(...)` |
+| command         | function |
+|-----------------|----------|
+| score           | `score(source, **settings)` -> Table (`.frame`, `.arrow()`) |
+| standings       | `standings(source, **settings)` -> Table |
+| explain         | `explain(source, player, **settings)` -> Explanation |
+| verify          | `verify(source, published, **settings)` -> Verification |
+| validate        | `validate(source, seating=..., game=..., strict=...)` -> Validation |
+| seat            | `seat(source, table_size=..., **settings)` -> Seated |
+| report          | `report(source, lang=...)` -> Site |
+| print           | `print_event(folder, what)` -> Printed |
+| elimination     | `elimination(hands, **stage settings)` -> StageTable |
+| final           | `final(hands, hands=N, carried=...)` -> Table |
+| game-score      | `game_score(raw, game)` -> Table |
+| leaderboard     | `leaderboard(games, scheme)` -> Table |
+| import          | `import_session(session)` -> Table |
+| event ...       | `event_init`, `event_add`, `event_adjustments`, `event_status` |
+| manifest check  | `check_manifest(path)` -> ManifestCheck |
+| -o, --manifest  | `publish(result, path, manifest=...)` |
+| rules           | `Rules`, `load_rules(path)`, `Rules.to_toml()` |
 
-Names are loaded on first use, so `duplicate --help` does not pay for pandas.
+Importing the package loads no numpy, pandas or Arrow: `duplicate --help` stays quick,
+and each function loads what it uses.
 """
 
 from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
 
 # The one place the version is written (pyproject.toml reads it from here): asking the
 # installed package's metadata instead slows every command's start.
 __version__ = "0.1.0"
 
-if TYPE_CHECKING:
-    from duplicate.errors import (
-        DuplicateError,
-        InputOutputError,
-        InvalidData,
-        Problem,
-        UsageError,
-    )
-    from duplicate.games.leaderboard import leaderboard, load_scheme
-    from duplicate.games.scores import scored_raw
-    from duplicate.imports import read_session
-    from duplicate.io.manifest import input_record, write_manifest
-    from duplicate.io.publish import Written, write_table
-    from duplicate.io.read import (
-        read_adjustments,
-        read_hand_log,
-        read_published,
-        read_results,
-    )
-    from duplicate.io.read import (
-        read_raw as read_table,
-    )
-    from duplicate.model.adjustments import Adjustments, parse_adjustments
-    from duplicate.model.results import Results, parse_results
-    from duplicate.rules import Rules, load_rules
-    from duplicate.scoring.explain import explain
-    from duplicate.scoring.methods import score, score_batches, standings
-    from duplicate.scoring.score_table import ScoreBatches
-    from duplicate.scoring.verify import verify
-    from duplicate.seating.check import seating_problems
-    from duplicate.seating.next_round import Seating, seat_next_round
-    from duplicate.seating.players import parse_players
-    from duplicate.stages.elimination import Stage, eliminate
-    from duplicate.stages.final import final_standings
-    from duplicate.stages.stage_rules import StageRules
-
-# name -> (module, name there)
-_EXPORTS = {
-    "Results": ("duplicate.model.results", "Results"),
-    "parse_results": ("duplicate.model.results", "parse_results"),
-    "Adjustments": ("duplicate.model.adjustments", "Adjustments"),
-    "parse_adjustments": ("duplicate.model.adjustments", "parse_adjustments"),
-    "score": ("duplicate.scoring.methods", "score"),
-    "score_batches": ("duplicate.scoring.methods", "score_batches"),
-    "standings": ("duplicate.scoring.methods", "standings"),
-    "ScoreBatches": ("duplicate.scoring.score_table", "ScoreBatches"),
-    "explain": ("duplicate.scoring.explain", "explain"),
-    "verify": ("duplicate.scoring.verify", "verify"),
-    "seat_next_round": ("duplicate.seating.next_round", "seat_next_round"),
-    "Seating": ("duplicate.seating.next_round", "Seating"),
-    "seating_problems": ("duplicate.seating.check", "seating_problems"),
-    "parse_players": ("duplicate.seating.players", "parse_players"),
-    "scored_raw": ("duplicate.games.scores", "scored_raw"),
-    "leaderboard": ("duplicate.games.leaderboard", "leaderboard"),
-    "load_scheme": ("duplicate.games.leaderboard", "load_scheme"),
-    "read_results": ("duplicate.io.read", "read_results"),
-    "read_hand_log": ("duplicate.io.read", "read_hand_log"),
-    "read_session": ("duplicate.imports", "read_session"),
-    "eliminate": ("duplicate.stages.elimination", "eliminate"),
-    "Stage": ("duplicate.stages.elimination", "Stage"),
-    "final_standings": ("duplicate.stages.final", "final_standings"),
-    "StageRules": ("duplicate.stages.stage_rules", "StageRules"),
-    "read_adjustments": ("duplicate.io.read", "read_adjustments"),
-    "read_published": ("duplicate.io.read", "read_published"),
-    "read_table": ("duplicate.io.read", "read_raw"),
-    "write_table": ("duplicate.io.publish", "write_table"),
-    "Written": ("duplicate.io.publish", "Written"),
-    "write_manifest": ("duplicate.io.manifest", "write_manifest"),
-    "input_record": ("duplicate.io.manifest", "input_record"),
-    "Rules": ("duplicate.rules", "Rules"),
-    "load_rules": ("duplicate.rules", "load_rules"),
-    "DuplicateError": ("duplicate.errors", "DuplicateError"),
-    "InvalidData": ("duplicate.errors", "InvalidData"),
-    "InputOutputError": ("duplicate.errors", "InputOutputError"),
-    "Problem": ("duplicate.errors", "Problem"),
-    "UsageError": ("duplicate.errors", "UsageError"),
-}
+from duplicate.actions.bridge import import_session
+from duplicate.actions.event import (
+    EventStatus,
+    event_add,
+    event_adjustments,
+    event_init,
+    event_status,
+)
+from duplicate.actions.explain import explain
+from duplicate.actions.game_score import game_score
+from duplicate.actions.leaderboard import leaderboard
+from duplicate.actions.manifest import ManifestCheck, check_manifest
+from duplicate.actions.printing import Printed, print_event
+from duplicate.actions.report import Site, report
+from duplicate.actions.score import score
+from duplicate.actions.seat import Seated, seat
+from duplicate.actions.stages import StageTable, elimination, final
+from duplicate.actions.standings import standings
+from duplicate.actions.validate import Validation, validate
+from duplicate.actions.verify import Verification, verify
+from duplicate.errors import (
+    DuplicateError,
+    InputOutputError,
+    InvalidData,
+    OutOfRange,
+    Problem,
+    UsageError,
+)
+from duplicate.event import Event, EventInfo, Part, Player, Players
+from duplicate.io.publisher import publish
+from duplicate.load import load_event
+from duplicate.output import Table
+from duplicate.rules import Rules, load_rules
+from duplicate.scoring.explanation import Explanation
+from duplicate.stages.stage_rules import StageRules
 
 __all__ = [
-    "Adjustments",
     "DuplicateError",
+    "Event",
+    "EventInfo",
+    "EventStatus",
+    "Explanation",
     "InputOutputError",
     "InvalidData",
+    "ManifestCheck",
+    "OutOfRange",
+    "Part",
+    "Player",
+    "Players",
+    "Printed",
     "Problem",
-    "Results",
     "Rules",
-    "ScoreBatches",
-    "Seating",
-    "Stage",
+    "Seated",
+    "Site",
     "StageRules",
+    "StageTable",
+    "Table",
     "UsageError",
-    "Written",
+    "Validation",
+    "Verification",
     "__version__",
-    "eliminate",
+    "check_manifest",
+    "elimination",
+    "event_add",
+    "event_adjustments",
+    "event_init",
+    "event_status",
     "explain",
-    "final_standings",
-    "input_record",
+    "final",
+    "game_score",
+    "import_session",
     "leaderboard",
+    "load_event",
     "load_rules",
-    "load_scheme",
-    "parse_adjustments",
-    "parse_players",
-    "parse_results",
-    "read_adjustments",
-    "read_hand_log",
-    "read_published",
-    "read_results",
-    "read_session",
-    "read_table",
+    "print_event",
+    "publish",
+    "report",
     "score",
-    "score_batches",
-    "scored_raw",
-    "seat_next_round",
-    "seating_problems",
+    "seat",
     "standings",
+    "validate",
     "verify",
-    "write_manifest",
-    "write_table",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        module, attribute = _EXPORTS[name]
-        return getattr(importlib.import_module(module), attribute)
-    raise AttributeError(f"module 'duplicate' has no attribute {name!r}")

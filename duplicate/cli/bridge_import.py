@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import (
-    ExcelOpt,
-    FormatOpt,
-    OutputOpt,
-    as_excel,
-    input_files,
-    refuse_overwriting_inputs,
-    reports_errors,
-    whole_option,
-)
-from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
-from duplicate.cli.output import emit
+from duplicate.cli.common import emit, reports_errors, stderr, whole_option
+from duplicate.cli.settings import settings_options
 
 
 class SessionFormat(StrEnum):
@@ -37,6 +27,7 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
+@settings_options("output")
 def import_session(
     session: Annotated[
         str,
@@ -45,9 +36,6 @@ def import_session(
             help="A PBN file with a results table, or USEBIO XML; '-' reads standard input.",
         ),
     ],
-    output: OutputOpt = None,
-    fmt: FormatOpt = None,
-    excel: ExcelOpt = False,
     source_format: Annotated[
         SessionFormat | None,
         typer.Option("--from", help="pbn or usebio. Default: by the suffix, then the content."),
@@ -63,43 +51,25 @@ def import_session(
             "pair together (a Howell); auto: two unless a pair number sits both ways.",
         ),
     ] = Winners.auto,
-    manifest: ManifestOpt = None,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """Convert a bridge session to a results table: board -> deal, NS/EW -> seat,
     pair -> player, the score from each side.
 
     Example: duplicate import club.pbn -o results.csv, then
-    duplicate standings results.csv --method percentage
+    duplicate standings results.csv --method percentage (or: duplicate standings club.pbn)
     """
-    from duplicate.cli.common import stderr
-    from duplicate.imports import session_table
-    from duplicate.io.source import resolve
-    from duplicate.rules import Rules
+    import duplicate
 
-    source = resolve(session)
-    table, how = session_table(
-        source.read_bytes(),
-        source.name,
-        source_format.value if source_format else None,
-        round_number or 1,
+    table = duplicate.import_session(
+        session,
+        round_number,
         winners.value,
+        source_format.value if source_format else None,
     )
-    stderr.print(f"{source.name}: {len(table)} results; {how}")
-    refuse_overwriting_inputs(manifest, input_files(session), "--manifest")
-    rules = Rules()
-    written = emit(
-        table,
-        output=output,
-        fmt=as_excel(fmt, excel),
-        rules=rules,
-        kind="results",
-        inputs=input_files(session),
+    stderr.print(
+        f"{table.event.source if table.event else session}: {len(table)} results; "
+        f"{table.notes['session']}"
     )
-    if manifest is not None:
-        write_manifest(
-            manifest,
-            command="import",
-            rules=rules,
-            inputs=[input_record("session", session, len(table))],
-            outputs=written,
-        )
+    emit(table, "import", settings)

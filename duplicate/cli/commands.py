@@ -24,6 +24,7 @@ from duplicate.cli import validate as validate_command
 from duplicate.cli import verify as verify_command
 from duplicate.cli.common import set_debug, set_max_rows, whole_option
 from duplicate.limits import MAX_ROWS
+from duplicate.options import setting
 
 app = typer.Typer(
     name="duplicate",
@@ -55,15 +56,8 @@ def root(
     ] = False,
     max_rows: Annotated[
         int,
-        whole_option(
-            "--max-rows",
-            help="Refuse an input of more rows (about 200 bytes of memory each); 0: no limit.",
-        ),
+        whole_option(setting("max_rows").option, help=setting("max_rows").help),
     ] = MAX_ROWS,
-    sheet: Annotated[
-        str | None,
-        typer.Option("--sheet", help="The sheet of an .xlsx input to read. Default: the first."),
-    ] = None,
 ) -> None:
     """Score duplicate card-game events: matchpoints, rank points, standings."""
     set_debug(debug)

@@ -1,29 +1,31 @@
-"""What every command shares: options, rules from options, and error reporting."""
+"""What every command shares: messages, error reporting, loading the event and
+publishing the result."""
 
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from enum import StrEnum
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from duplicate.cli import process
-from duplicate.errors import DuplicateError, InvalidData, UsageError, listed_problems
+from duplicate.cli.settings import _flags, flag_named, own_flags
+from duplicate.errors import DuplicateError, InvalidData, Problem, listed_problems
 from duplicate.limits import MAX_ROWS
 
 if TYPE_CHECKING:
-    import pandas as pd
     from rich.console import Console
 
-    from duplicate.model.adjustments import Adjustments
-    from duplicate.model.results import Results
+    from duplicate.event import Event
+    from duplicate.io.publisher import Publication
+    from duplicate.load import SourceKind
+    from duplicate.output import Table
     from duplicate.rules import Rules
 
 # Exit code for a defect in this program, as opposed to a problem with the input
@@ -70,109 +72,18 @@ def max_rows() -> int | None:
     return limit
 
 
-def read_table(
-    path: str | Path, encoding: str | None, sheet: str | None = None
-) -> tuple[pd.DataFrame, int]:
-    """A side file (players, partners, seating, games) as read_raw reads it, bounded
-    (`sheet`: of a workbook, for the command's main input)."""
-    from duplicate.io.read import read_raw
-
-    return read_raw(path, encoding, max_rows(), sheet)
-
-
-class OutputFormat(StrEnum):
-    csv = "csv"
-    excel = "excel"
-    xlsx = "xlsx"
-    parquet = "parquet"
-    json = "json"
-    table = "table"
-
-
-class Engine(StrEnum):
-    local = "local"
-    dask = "dask"
-
-
-class SeatingOrder(StrEnum):
-    snake = "snake"
-    straight = "straight"
-
-
-class Fill(StrEnum):
-    robot = "robot"
-    bye = "bye"
-
-
-ResultsArg = Annotated[
-    str,
-    typer.Argument(
-        metavar="RESULTS", help="Results file (CSV or Parquet); '-' reads standard input."
-    ),
-]
-OutputOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--output", "-o", help="Write here; '-' is standard output. Format from the suffix."
-    ),
-]
-FormatOpt = Annotated[
-    OutputFormat | None,
-    typer.Option(
-        "--format",
-        "-f",
-        help="csv, excel (CSV with a BOM and CRLF, as Excel opens it), xlsx, parquet, "
-        "json, or table (for a person). Default: from -o.",
-    ),
-]
-ExcelOpt = Annotated[
-    bool,
-    typer.Option("--excel", help="CSV as Excel opens it: UTF-8 with a BOM, CRLF (--format excel)."),
-]
-
-
-def as_excel(fmt: OutputFormat | None, excel: bool) -> OutputFormat | None:
-    """The output format, Excel's CSV when --excel asks for it (CSV output only)."""
-    if excel and fmt not in (None, OutputFormat.csv, OutputFormat.excel):
-        raise UsageError(f"--excel writes CSV; it does not go with --format {fmt.value}")
-    return OutputFormat.excel if excel else fmt
-
-
-SheetOpt = Annotated[
-    str | None,
-    typer.Option("--sheet", help="The sheet of an .xlsx input to read. Default: the first."),
-]
-EncodingOpt = Annotated[
-    str | None,
-    typer.Option("--encoding", help="Text encoding of a CSV input. Default: UTF-8, else GB18030."),
-]
-AdjustmentsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--adjustments",
-        help="Corrections: round, deal, player, kind (mp_pct|penalty|void), value, reason.",
-    ),
-]
-EngineOpt = Annotated[
-    Engine,
-    typer.Option(
-        "--engine",
-        help="local (this machine), or dask (a cluster; pip install 'duplicate[dask]').",
-    ),
-]
-SchedulerOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--scheduler",
-        help="With --engine dask: the scheduler's address. Default: a local cluster of 2.",
-    ),
-]
+def command_line() -> list[str]:
+    """This run's arguments after `duplicate`, as the program was started with them
+    (`main` keeps them); empty when a command is called inside another program."""
+    words: list[str] = _state.get("command_line", [])
+    return list(words)
 
 
 def whole_number(value: object) -> int:
     """A whole-number option as the number grammar reads it: ASCII digits and a sign,
     so full-width digits and `--seed 1_000` are refused as a score would be."""
-    from duplicate.rules import parse_whole
+    from duplicate.errors import UsageError
+    from duplicate.options import parse_whole
 
     try:
         return parse_whole(str(value), "")
@@ -185,13 +96,49 @@ def whole_option(*flags: str, help: str) -> Any:
     return typer.Option(*flags, parser=whole_number, help=help)
 
 
-def warn_if_nothing_compared(data: Results, rules: Rules) -> None:
-    """A warning on standard error (the exit stays 0) when no result has anything to be
-    compared with: the usual sign of a movement scored per round."""
-    from duplicate.scoring.scores import SINGLE_GROUPS_WARNING, every_group_single
+# Every kind of source a command reads its event from.
+SOURCES = (
+    "a results file (CSV, Parquet or .xlsx), a folder of Parquet files, an event "
+    "folder, or a bridge session (PBN or USEBIO); '-' reads standard input"
+)
+SourceArg = Annotated[str, typer.Argument(metavar="SOURCE", help=f"The event: {SOURCES}.")]
+PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="The player's id, or their name.")]
 
-    if every_group_single(data, rules):
-        stderr.print(f"warning: {SINGLE_GROUPS_WARNING}")
+
+def load(
+    source: str,
+    settings: dict[str, Any],
+    kind: SourceKind = "auto",
+    say: bool = True,
+    **extra: Any,
+) -> Event:
+    """The event `source` holds under the settings given (duplicate.load_event), read
+    once, with the memory arranged by the process edge (process.reading); what reading
+    noticed is said on stderr (unless not `say`)."""
+    from duplicate.io.event import is_event
+    from duplicate.io.source import resolve
+    from duplicate.load import load_event
+    from duplicate.options import settings as declared
+
+    read = {s.name for s in declared("scoring", "stage", "source")}
+    given = {k: v for k, v in settings.items() if k in read}
+    if source != "-" and is_event(source):
+        found: Any = source
+        reading: AbstractContextManager[None] = nullcontext()
+    else:
+        found = resolve(source)  # its kind found once, for the tuning and the read
+        reading = process.reading(found.kind)
+    with reading:
+        event = load_event(found, kind=kind, max_rows=max_rows(), **given, **extra)
+    if say:
+        say_warnings(event.warnings)
+    return event
+
+
+def say_warnings(problems: Sequence[Problem]) -> None:
+    """Warnings on standard error, each with its code (the exit status is not changed)."""
+    for line in listed_problems(list(problems), namer=flag_named):
+        stderr.print(f"warning{line}" if line.startswith("[") else f"warning: {line}")
 
 
 def working(message: str, console: Console | None = None) -> AbstractContextManager[object]:
@@ -205,52 +152,113 @@ def working(message: str, console: Console | None = None) -> AbstractContextMana
     return console.status(message) if console.is_terminal else nullcontext()
 
 
-def read_inputs(
-    results: str,
-    adjustments: str | None,
-    encoding: str | None,
-    deal_scope: str,
-    sheet: str | None = None,
-) -> tuple[Results, Adjustments | None]:
-    """The results file, validated, and the corrections file if one is given."""
-    from duplicate.io.read import read_adjustments
-
-    data = read_results_file(results, encoding, deal_scope, sheet)
-    note_blank_rows(data)
-    return data, read_adjustments(adjustments, encoding, max_rows()) if adjustments else None
+def stdout_is_terminal() -> bool:
+    """Whether a person is reading standard output (then a table, else CSV)."""
+    return sys.stdout is not None and sys.stdout.isatty()
 
 
-def read_results_file(
-    results: str, encoding: str | None, deal_scope: str, sheet: str | None = None
-) -> Results:
-    """The results file read and validated (io.read.read_results) under the row limit,
-    its memory arranged by the process edge (process.reading)."""
-    from duplicate.io.read import read_results
-    from duplicate.io.source import resolve
+def output_format(settings: dict[str, Any]) -> str | None:
+    """The output format the options ask for: --format, Excel's CSV with --excel."""
+    from duplicate.errors import UsageError
 
-    source = resolve(results)  # its kind found once, for the tuning and the read
-    with process.reading(source.kind):
-        return read_results(source, encoding, deal_scope, max_rows=max_rows(), sheet=sheet)
+    fmt: str | None = settings.get("format")
+    if settings.get("excel"):
+        if fmt not in (None, "csv", "excel"):
+            raise UsageError(
+                f"{{opt:excel}} writes CSV; it does not go with {{opt:format={fmt}}}",
+                "option.conflict",
+            )
+        return "excel"
+    return fmt
 
 
-def note_blank_rows(data: Results) -> None:
-    """Say on stderr which rows were left out for being blank (a spreadsheet's habit),
-    and which columns are not used (a misspelled header reads as no column at all)."""
-    from duplicate.model.columns import closest_match, every_alias
-
-    for header in data.unused_columns:
-        guess = closest_match(header, every_alias())
-        hint = f"did you mean {guess!r}?" if guess else "a note column may be named 备注"
-        stderr.print(f"warning: {data.source}: column {header!r} is not used; {hint}")
-    if not data.blank_rows:
-        return
-    plural = "s" if data.blank_rows != 1 else ""
-    shown = ", ".join(str(r) for r in data.blank_row_numbers)
-    more = ", ..." if data.blank_rows > len(data.blank_row_numbers) else ""
-    stderr.print(
-        f"note: {data.source}: {data.blank_rows} blank row{plural} left out "
-        f"(row{plural} {shown}{more})"
+def to_terminal(settings: dict[str, Any]) -> bool:
+    """Whether the result goes to a person as a table: asked for, or no -o and standard
+    output a terminal."""
+    fmt = output_format(settings)
+    return fmt == "table" or (
+        fmt is None and settings.get("output") is None and stdout_is_terminal()
     )
+
+
+@contextmanager
+def publishing(
+    command: str, rules: Rules, event: Event | None, settings: dict[str, Any]
+) -> Iterator[Publication]:
+    """The run's outputs, written together with its manifest (--manifest); what goes to
+    standard output is delivered before any file is put in place. Outputs published from
+    an event folder are chained into its log."""
+    from duplicate.io import publisher
+
+    with publisher.publishing(
+        command,
+        rules,
+        event,
+        settings.get("manifest"),
+        command_line(),
+        process.encoding_threads(),
+    ) as out:
+        yield out
+        if out.stdout is not None:
+            write_stdout(out.stdout)
+    files = [r for r in out.outputs if r["path"] != "-" and "of" not in r]
+    for record in files:
+        stderr.print(wrote(record, out.outputs))
+    if event is not None and event.folder is not None and files and not rerun():
+        from duplicate.io.event import record_outputs
+
+        record_outputs(event.folder, command, [(r["path"], r["written"].sha256) for r in files])
+
+
+def wrote(record: dict[str, Any], outputs: list[dict[str, Any]]) -> str:
+    """What a run says it wrote: rows and rules for a table, pages for a site."""
+    path, written = record["path"], record["written"]
+    if written.format == "site":
+        return f"wrote {written.rows} pages to {path}/ (open {path}/index.html)"
+    if written.rows is None:
+        return f"wrote {path}"
+    beside = [r["path"] for r in outputs if r.get("of") == path]
+    rules = f" and rules to {beside[0]}" if beside else ""
+    return f"wrote {written.rows} rows to {path}{rules}"
+
+
+def rerun() -> bool:
+    """Whether this run is a manifest check's run again (it records nothing)."""
+    from duplicate.actions.manifest import RERUN
+
+    return bool(os.environ.get(RERUN))
+
+
+def emit(table: Table, command: str, settings: dict[str, Any]) -> None:
+    """A table where the options say: a table for a person at a terminal, else the
+    file or standard output in the format asked for, with its rules and manifest."""
+    if to_terminal(settings):
+        from duplicate.cli.output import render_table
+
+        render_table(table.frame)
+        if settings.get("manifest") is not None:
+            with publishing(command, table.rules, table.event, settings):
+                pass
+        return
+    output = settings.get("output") or "-"
+    with publishing(command, table.rules, table.event, settings) as out:
+        out.table(table, output, output_format(settings))
+
+
+def write_stdout(data: bytes) -> None:
+    """Deliver `data` on standard output, or raise InputOutputError (exit 3)."""
+    from duplicate.errors import InputOutputError
+
+    if sys.stdout is None:
+        raise InputOutputError("standard output is closed; give -o FILE", "io.stdout")
+    try:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except OSError as exc:
+        raise InputOutputError(
+            f"standard output: cannot write: {exc.strerror or exc}", "io.stdout"
+        ) from None
 
 
 @contextmanager
@@ -262,14 +270,14 @@ def reporting() -> Iterator[None]:
         if _state["debug"]:
             traceback.print_exc(file=sys.stderr)
         if isinstance(exc, InvalidData):
-            for line in listed_problems(exc.problems):
-                stderr.print(f"error: {line}")
+            for line in listed_problems(exc.problems, namer=flag_named):
+                stderr.print(f"error{line}" if line.startswith("[") else f"error: {line}")
             count = sum(p.count for p in exc.problems)
             stderr.print(
                 f"{count} problem{'s' if count != 1 else ''} found; nothing was written.",
             )
         else:
-            stderr.print(f"error: {exc}")
+            stderr.print(f"error[{exc.code}]: {exc.text(flag_named)}")
         raise typer.Exit(exc.exit_code) from None
     except (typer.Exit, typer.Abort):
         raise
@@ -299,27 +307,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def reports_errors(command: F) -> F:
-    """Decorate a command so that its errors go through `reporting`."""
+    """Decorate a command so that its errors go through `reporting`, naming its
+    settings by their flags."""
+    flags = own_flags(inspect.signature(command, eval_str=True))
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        _flags.clear()
+        _flags.update(flags)
         with reporting():
             return command(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
-
-
-def input_files(*names: str | Path | None, rules: Rules | None = None) -> list[str]:
-    """The files a command reads (the rules file included): no output may replace one."""
-    files = [*names, rules.source if rules is not None else None]
-    return [str(name) for name in files if name is not None]
-
-
-def refuse_overwriting_inputs(
-    output: str | None, inputs: list[str], what: str = "--output"
-) -> None:
-    """Never let an output replace an input file (`what` names the output in messages)."""
-    from duplicate.io.write import refuse_overwriting
-
-    if output is not None and output != "-":
-        refuse_overwriting(output, inputs, what)

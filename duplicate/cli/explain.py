@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from duplicate.cli.common import (
-    AdjustmentsOpt,
-    EncodingOpt,
-    ResultsArg,
-    SheetOpt,
-    read_inputs,
-    reports_errors,
-)
-from duplicate.cli.rules_options import rules_options
-from duplicate.rules import Rules
+from duplicate.cli.common import PlayerArg, SourceArg, load, publishing, reports_errors
+from duplicate.cli.settings import settings_options
+
+if TYPE_CHECKING:
+    from duplicate.scoring.explanation import Explanation, Neighbour
 
 
 class ExplainFormat(StrEnum):
@@ -29,167 +24,162 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@rules_options
+@settings_options("scoring", "source", "output", skip=("output", "format", "excel"))
 def explain(
-    player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player's id.")],
-    results: ResultsArg,
+    player: PlayerArg,
+    source: SourceArg,
     fmt: Annotated[
         ExplainFormat, typer.Option("--format", "-f", help="text for people, json for tools.")
     ] = ExplainFormat.text,
     section: Annotated[
         str | None, typer.Option("--section", help="The player's section, if ids repeat.")
     ] = None,
-    adjustments: AdjustmentsOpt = None,
-    encoding: EncodingOpt = None,
-    sheet: SheetOpt = None,
     *,
-    rules: Rules,
+    settings: dict[str, Any],
 ) -> None:
     """Show a player's deals, total, tie-breaks, and what separates them from their neighbours.
 
     Example: duplicate explain P07 results.csv
     """
+    import duplicate
     from duplicate.io.json_text import dumps
-    from duplicate.scoring.explain import as_json
-    from duplicate.scoring.explain import explain as explain_player
 
-    data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope, sheet)
-    explained = explain_player(data, player, rules, corrections, section)
+    event = load(source, settings)
+    explained = duplicate.explain(event, player, section=section)
     if fmt is ExplainFormat.json:
-        typer.echo(dumps(as_json(explained)))
+        text, kind = dumps(explained.to_json()) + "\n", "json"
     else:
-        typer.echo(render_text(explained))
+        text, kind = render_text(explained) + "\n", "text"
+    with publishing("explain", explained.rules, event, settings) as out:
+        out.text(text.encode("utf-8"), kind)
 
 
-def render_text(e: dict[str, Any]) -> str:
+def render_text(e: Explanation) -> str:
     """The explanation as aligned plain text."""
-    from duplicate.scoring.explain import number_text as text
-    from duplicate.scoring.score_table import PLAYER_DEAL_COLUMNS
+    from duplicate.scoring.explanation import number_text as text
 
-    where = f" in section {e['section']}" if e["section"] else ""
+    where = f" in section {e.section}" if e.section else ""
+    named = f" ({e.name})" if e.name else ""
     lines = [
-        f"Player {e['player']}{where}: place {e['place']} of {e['players']}"
-        + (", in a play-off" if e["playoff"] else ""),
+        f"Player {e.player}{named}{where}: place {e.place} of {e.players}"
+        + (", in a play-off" if e.playoff else ""),
         "",
     ]
-    # The deal columns the explanation holds (percentage standings have no rank points).
-    held = set(e["deals"][0]) if e["deals"] else set(PLAYER_DEAL_COLUMNS)
-    keys = [k for k in PLAYER_DEAL_COLUMNS if k in held]
+    keys = ["round", "deal", "table", "seat", "score", "seconds", "n", "mp", "top", "mp_pct"]
+    if not e.by_percentage:
+        keys += ["deal_rank", "rank_points"]
+    keys.append("adjustment")
     # Short headings for a table read on paper.
     short = {"mp_pct": "MP%", "deal_rank": "rank", "rank_points": "points"}
     header = [short.get(k, k) for k in keys]
-    cells = [[text(d[k]) for k in keys] for d in e["deals"]]
+    cells = [[text(getattr(d, k)) for k in keys] for d in e.deals]
     lines += _aligned([header, *cells])
-    for d in e["deals"]:
-        if "parts" in d:
-            parts = "; ".join(
-                f"{p['weight']}% of {text(p['score'])}: {p['mp']} MP" for p in d["parts"]
-            )
-            lines.append(f"  round {d['round']}, deal {d['deal']}, weighted: {parts}")
-    if "percentage" in e:
+    for d in e.deals:
+        if d.parts:
+            parts = "; ".join(f"{p.weight}% of {text(p.score)}: {p.mp} MP" for p in d.parts)
+            lines.append(f"  round {d.round}, deal {d.deal}, weighted: {parts}")
+    if e.by_percentage:
         return "\n".join(lines + _percentage_lines(e))
-    sum_text = " + ".join(str(p) for p in e["rank_points"]) or "0"
-    if e["penalty"]:
-        sum_text += f" - {e['penalty']} penalty"
-    lines += ["", f"Total {e['total']} = {sum_text}", "", "Tie-breaks", *_tie_break_lines(e)]
-    for side in ("above", "below"):
-        if side in e:
-            lines += ["", _neighbour(side, e[side])]
+    sum_text = " + ".join(str(p) for p in e.rank_points) or "0"
+    if e.penalty:
+        sum_text += f" - {e.penalty} penalty"
+    lines += ["", f"Total {e.total} = {sum_text}", "", "Tie-breaks", *_tie_break_lines(e)]
+    for side, neighbour in (("above", e.above), ("below", e.below)):
+        if neighbour is not None:
+            lines += ["", _neighbour(side, neighbour)]
     return "\n".join(lines)
 
 
-def _tie_break_lines(e: dict[str, Any]) -> list[str]:
+def _tie_break_lines(e: Explanation) -> list[str]:
     """The player's tie-break values, and how each was found."""
-    from duplicate.scoring.explain import number_text as text
+    from duplicate.scoring.explanation import number_text as text
 
     lines: list[str] = []
-    if "beaten" in e:
-        beaten = e["beaten"]
-        lines.append(f"  beaten_avg       {e['beaten_avg']['value']}")
-        for b in beaten:
+    if e.beaten is not None and e.beaten_avg is not None:
+        lines.append(f"  beaten_avg       {e.beaten_avg.value}")
+        for b in e.beaten:
             lines.append(
-                f"    beat {b['player']} at table {b['table']} in round {b['round']} "
-                f"({text(b['round_score'])} > {text(b['opponent_round_score'])}); "
-                f"their total {b['opponent_total']}"
+                f"    beat {b.player} at table {b.table} in round {b.round} "
+                f"({text(b.round_score)} > {text(b.opponent_round_score)}); "
+                f"their total {b.opponent_total}"
             )
-        if beaten:
-            lines.append(f"    mean of {len(beaten)} totals = {number_text_cents(e['beaten_avg'])}")
+        if e.beaten:
+            exact = e.beaten_avg.exact
+            mean = (
+                f"{e.beaten_avg.value} (exact: {exact} cents)"
+                if "/" in exact
+                else str(e.beaten_avg.value)
+            )
+            lines.append(f"    mean of {len(e.beaten)} totals = {mean}")
         else:
             lines.append("    beat nobody at the table: 0")
     else:
         lines.append("  beaten_avg       not used (the results have no table column)")
-    counts = " ".join(f"{rank}:{n}" for rank, n in e["rank_counts"].items())
+    counts = " ".join(f"{rank}:{n}" for rank, n in e.rank_counts.items())
     lines.append(f"  rank_counts      {counts} (deal rank:how many)")
-    if "total_seconds" in e:
-        lines.append(f"  total_seconds    {text(e['total_seconds'])}")
-        trimmed = e["trimmed_seconds"]
-        dropped = trimmed["dropped"]
+    if e.total_seconds is not None and e.trimmed_seconds is not None:
+        lines.append(f"  total_seconds    {text(e.total_seconds)}")
+        trimmed = e.trimmed_seconds
+        dropped = trimmed.dropped
         how = (
             f"without the longest {text(dropped[0])} and the shortest {text(dropped[1])}"
             if dropped
             else "mean of all deals (fewer than 3)"
         )
-        lines.append(f"  trimmed_seconds  {trimmed['value']} ({how}; exact {trimmed['exact']})")
+        lines.append(f"  trimmed_seconds  {trimmed.value} ({how}; exact {trimmed.exact})")
     else:
         lines.append("  total_seconds    not used (the results have no seconds column)")
     return lines
 
 
-def _percentage_lines(e: dict[str, Any]) -> list[str]:
+def _percentage_lines(e: Explanation) -> list[str]:
     """The session percentage and how it compares with the neighbours'."""
-    percentage = e["percentage"]
-    count = e["deals_counted"]
+    assert e.percentage is not None
+    count = e.deals_counted or 0
     lines = [
         "",
-        f"Percentage {percentage['value']} = mean MP% over {count} deal"
+        f"Percentage {e.percentage.value} = mean MP% over {count} deal"
         + ("s" if count != 1 else "")
-        + f" (exact {percentage['exact']}); MP {e['mp']} of {e['top']}",
+        + f" (exact {e.percentage.exact}); MP {e.mp} of {e.top}",
     ]
-    for side in ("above", "below"):
-        if side not in e:
+    for side, n in (("above", e.above), ("below", e.below)):
+        if n is None:
             continue
-        n = e[side]
         label = "Above" if side == "above" else "Below"
-        who = f"{label}: {n['player']}, place {n['place']}, {n['percentage']}%."
-        if n["criterion"] == "shared":
+        who = f"{label}: {_who(n)}, place {n.place}, {n.shown}%."
+        if n.criterion == "shared":
             lines += ["", f"{who} Equal percentages: the place is shared."]
         else:
             lines += [
                 "",
-                f"{who} {n['ahead']} is ahead: {n['ahead_value']} against "
-                f"{n['behind_value']} (by {n['by']}; exactly {n['by_exact']})",
+                f"{who} {n.ahead} is ahead: {n.ahead_value} against "
+                f"{n.behind_value} (by {n.by}; exactly {n.by_exact})",
             ]
     return lines
 
 
-def number_text_cents(beaten_avg: dict[str, Any]) -> str:
-    exact = beaten_avg["exact_cents"]
-    return (
-        f"{beaten_avg['value']} (exact: {exact} cents)"
-        if "/" in exact
-        else str(beaten_avg["value"])
-    )
+def _who(n: Neighbour) -> str:
+    return f"{n.player} ({n.name})" if n.name else n.player
 
 
-def _neighbour(side: str, n: dict[str, Any]) -> str:
-    from duplicate.scoring.explain import number_text as text
+def _neighbour(side: str, n: Neighbour) -> str:
+    from duplicate.scoring.explanation import number_text as text
 
     label = "Above" if side == "above" else "Below"
-    who = f"{label}: {n['player']}, place {n['place']}, total {n['total']}."
-    criterion = n["criterion"]
-    if criterion == "tied":
+    who = f"{label}: {_who(n)}, place {n.place}, total {n.shown}."
+    if n.criterion == "tied":
         return f"{who} Tied on every criterion: a play-off decides."
-    ahead = n["ahead"]
-    if criterion == "rank_counts":
+    if n.criterion == "rank_counts":
+        assert n.rank is not None
         return (
-            f"{who} {ahead} is ahead on rank_counts: deals ranked {_ordinal(n['rank'])}, "
-            f"{n['ahead_count']} against {n['behind_count']}."
+            f"{who} {n.ahead} is ahead on rank_counts: deals ranked {_ordinal(n.rank)}, "
+            f"{n.ahead_count} against {n.behind_count}."
         )
-    exact = str(n.get("by_exact_cents", ""))
-    by = text(n["by"]) + (f", exactly {exact} cents" if "/" in exact else "")
+    exact = str(n.by_exact or "")
+    by = text(n.by) + (f", exactly {exact} cents" if "/" in exact else "")
     return (
-        f"{who} {ahead} is ahead on {criterion}: {text(n['ahead_value'])} against "
-        f"{text(n['behind_value'])} (by {by})."
+        f"{who} {n.ahead} is ahead on {n.criterion}: {text(n.ahead_value)} against "
+        f"{text(n.behind_value)} (by {by})."
     )
 
 

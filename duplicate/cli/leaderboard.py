@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import (
-    EncodingOpt,
-    ExcelOpt,
-    FormatOpt,
-    OutputOpt,
-    SheetOpt,
-    as_excel,
-    read_table,
-    refuse_overwriting_inputs,
-    reports_errors,
-)
-from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
-from duplicate.cli.output import emit
+from duplicate.cli.common import emit, reports_errors
+from duplicate.cli.settings import settings_options
 
 
 def register(app: typer.Typer) -> None:
@@ -26,10 +15,14 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
+@settings_options("source", "output", skip=("adjustments", "players", "rules_file"))
 def leaderboard(
     games: Annotated[
         str,
-        typer.Argument(metavar="GAMES", help="One row per player per game (CSV or Parquet)."),
+        typer.Argument(
+            metavar="GAMES",
+            help="One row per player per game (CSV, Parquet or .xlsx); '-' reads standard input.",
+        ),
     ],
     scheme: Annotated[
         str,
@@ -39,12 +32,8 @@ def leaderboard(
             "[points] win = 3 ...",
         ),
     ] = "xiangqi",
-    output: OutputOpt = None,
-    fmt: FormatOpt = None,
-    excel: ExcelOpt = False,
-    encoding: EncodingOpt = None,
-    sheet: SheetOpt = None,
-    manifest: ManifestOpt = None,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """Total each player's points over their games; equal totals go to the first to finish.
 
@@ -54,26 +43,9 @@ def leaderboard(
 
     Example: duplicate leaderboard games.csv --scheme guandan
     """
-    from duplicate.games.leaderboard import leaderboard as rank
-    from duplicate.games.leaderboard import load_scheme
-    from duplicate.io.read import source_name
-    from duplicate.rules import Rules
+    import duplicate
 
-    table, _ = read_table(games, encoding, sheet)
-    refuse_overwriting_inputs(manifest, [games], "--manifest")
-    written = emit(
-        rank(table, load_scheme(scheme), source_name(games)),
-        output=output,
-        fmt=as_excel(fmt, excel),
-        rules=Rules(),
-        kind="leaderboard",
-        inputs=[games],
+    table = duplicate.leaderboard(
+        games, scheme, encoding=settings.get("encoding"), sheet=settings.get("sheet")
     )
-    if manifest is not None:
-        write_manifest(
-            manifest,
-            command=f"leaderboard {scheme}",
-            rules=Rules(),
-            inputs=[input_record("games", games, len(table))],
-            outputs=written,
-        )
+    emit(table, f"leaderboard {scheme}", settings)

@@ -3,12 +3,11 @@ say what differs."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from duplicate.cli.common import reports_errors, stderr
+from duplicate.cli.common import reports_errors, stderr, write_stdout
 
 manifest_app = typer.Typer(
     name="manifest",
@@ -24,7 +23,7 @@ def register(app: typer.Typer) -> None:
 @manifest_app.command(name="check")
 @reports_errors
 def check(
-    manifest: Annotated[Path, typer.Argument(metavar="MANIFEST", help="A run manifest.")],
+    manifest: Annotated[str, typer.Argument(metavar="MANIFEST", help="A run manifest.")],
     rerun: Annotated[
         bool,
         typer.Option(
@@ -39,55 +38,14 @@ def check(
 
     Example: duplicate manifest check round3.manifest.json
     """
-    import hashlib
-    import subprocess
-    import sys
-    import tempfile
+    import duplicate
 
-    from duplicate.cli.output import write_stdout
-    from duplicate.io.manifest import (
-        Check,
-        current_sha256,
-        file_checks,
-        load_manifest,
-        rerun_arguments,
-    )
-
-    document = load_manifest(manifest)
-    checks = file_checks(document)
-    command_line = [str(word) for word in document.get("command_line", [])]
-    if rerun and not command_line:
-        stderr.print(
-            "note: no command line recorded (written by a program calling the library): "
-            "not run again"
-        )
-    elif rerun:
-        with tempfile.TemporaryDirectory(prefix="duplicate-check-") as folder:
-            arguments, moved = rerun_arguments(command_line, Path(folder))
-            done = subprocess.run(
-                [sys.executable, "-m", "duplicate", *arguments],
-                capture_output=True,
-                check=False,
-            )
-            checks.append(
-                Check("re-run exit status", " ".join(command_line), "0", str(done.returncode))
-            )
-            for record in document.get("outputs", []):
-                path = str(record.get("path", ""))
-                if path == "-":
-                    now = hashlib.sha256(done.stdout).hexdigest()
-                    checks.append(Check("re-run output", path, record["sha256"], now))
-                elif path in moved:
-                    now = current_sha256(moved[path])
-                    checks.append(Check("re-run output", path, record["sha256"], now))
-    lines = [
-        f"{'same' if c.agrees else 'DIFFERS'}  {c.item}  {c.path}"
-        + ("" if c.agrees else f"  recorded {c.recorded}, now {c.now}")
-        for c in checks
-    ]
-    write_stdout(("\n".join(lines) + "\n").encode("utf-8"))
-    differ = sum(not c.agrees for c in checks)
+    found = duplicate.check_manifest(manifest, rerun)
+    if rerun and found.not_rerun:
+        stderr.print(f"note: {found.not_rerun}: not run again")
+    write_stdout(("\n".join(found.lines()) + "\n").encode("utf-8"))
+    differ = sum(not c.agrees for c in found.checks)
     if differ:
-        stderr.print(f"{differ} of {len(checks)} checks differ")
+        stderr.print(f"{differ} of {len(found.checks)} checks differ")
         raise typer.Exit(1)
-    stderr.print(f"{manifest}: all {len(checks)} checks agree")
+    stderr.print(f"{manifest}: all {len(found.checks)} checks agree")

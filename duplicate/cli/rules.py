@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
-from duplicate.cli.common import reports_errors
-from duplicate.cli.rules_options import rules_options
-from duplicate.rules import Rules
+from duplicate.cli.common import reports_errors, write_stdout
+from duplicate.cli.settings import settings_options
 
 
 def register(app: typer.Typer) -> None:
@@ -14,10 +15,16 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@rules_options
-def rules(*, rules: Rules) -> None:
+@settings_options(
+    "scoring", "stage", "source", skip=("adjustments", "players", "encoding", "sheet")
+)
+def rules(*, settings: dict[str, Any]) -> None:
     """Print the rules the other commands would use with the same options, as TOML.
 
     Example: duplicate rules --tie-ranking dense > rules.toml
     """
-    typer.echo(rules.to_toml(), nl=False)
+    from duplicate.rules import Rules, load_rules
+
+    rules_file = settings.pop("rules_file", None)
+    start = load_rules(rules_file) if rules_file is not None else Rules()
+    write_stdout(start.with_settings(**settings).to_toml().encode("utf-8"))

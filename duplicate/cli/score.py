@@ -7,13 +7,11 @@ import typer
 from duplicate.cli.result_table import result_table_command
 
 score = result_table_command(
-    "duplicate.scoring.methods:score_batches",
-    "scores",
+    "score",
     """Score every result: group size n, matchpoints, top, MP%, deal rank, rank points.
 
     Example: duplicate score results.csv -o scores.parquet
     """,
-    on_dask="duplicate.engines.dask_engine:score_on_dask",
 )
 
 

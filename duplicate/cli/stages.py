@@ -2,42 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
-from enum import StrEnum
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import (
-    EncodingOpt,
-    ExcelOpt,
-    FormatOpt,
-    OutputOpt,
-    as_excel,
-    input_files,
-    max_rows,
-    read_table,
-    refuse_overwriting_inputs,
-    reports_errors,
-    stderr,
-    whole_option,
-)
-from duplicate.cli.manifest import ManifestOpt, input_record, write_manifest
-from duplicate.cli.output import emit
-from duplicate.cli.report import Language, write_site
-from duplicate.cli.rules_options import RulesFileOpt, effective_rules
-
-if TYPE_CHECKING:
-    from duplicate.rules import Rules
-    from duplicate.stages.hand_log import HandLog
-
-
-class CarryChoice(StrEnum):
-    ratio = "ratio"
-    sqrt = "sqrt"
-    none = "none"
-
+from duplicate.cli.common import emit, load, publishing, reports_errors, stderr, whole_option
+from duplicate.cli.report import Language, LanguageOpt
+from duplicate.cli.settings import settings_options
+from duplicate.options import settings as declared
 
 HandsArg = Annotated[
     str,
@@ -47,18 +19,12 @@ HandsArg = Annotated[
         "'-' reads standard input.",
     ),
 ]
-BaseOpt = Annotated[
-    str | None,
-    typer.Option("--base", help="The base from each minute, such as 0:100,4:200,8:400."),
-]
-PlayersOpt = Annotated[
-    Path | None,
-    typer.Option("--players", help="Players file: registration order settles equal results."),
-]
 ExplainOpt = Annotated[
     str | None,
     typer.Option("--explain", help="Show every hand (and payment) behind this player's line."),
 ]
+# A final counts by the base alone of the stage settings.
+NOT_FINAL = tuple(s.name for s in declared("stage") if s.name != "base")
 
 
 def register(app: typer.Typer) -> None:
@@ -67,34 +33,9 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
+@settings_options("stage", "source", "output", skip=("adjustments",))
 def elimination(
     hands: HandsArg,
-    start: Annotated[int | None, whole_option("--start", help="Chips at the start.")] = None,
-    base: BaseOpt = None,
-    eliminate_below: Annotated[
-        str | None,
-        typer.Option("--eliminate-below", help="Out below this share of the base (0.25)."),
-    ] = None,
-    eliminate_below_chips: Annotated[
-        int | None,
-        whole_option("--eliminate-below-chips", help="Out below this many chips."),
-    ] = None,
-    advance: Annotated[
-        int | None,
-        whole_option("--advance", help="Places that qualify."),
-    ] = None,
-    carry: Annotated[
-        CarryChoice | None,
-        typer.Option("--carry", help="What qualifiers carry: ratio, sqrt or none."),
-    ] = None,
-    carry_ratio: Annotated[
-        str | None, typer.Option("--carry-ratio", help="Chips (or their root) times this.")
-    ] = None,
-    players: PlayersOpt = None,
-    ass: Annotated[
-        int | None,
-        whole_option("--ass", help="Check that no table sits more than N hands."),
-    ] = None,
     ledger: Annotated[
         str | None,
         typer.Option("--ledger", help="Also write every payment, its cap and the chips after."),
@@ -108,160 +49,92 @@ def elimination(
         str | None,
         typer.Option("--report", help="Also write the stage as a web site in this folder."),
     ] = None,
-    lang: Annotated[Language, typer.Option("--lang", help="Report labels: en or zh.")] = (
-        Language.en
-    ),
-    rules_file: RulesFileOpt = None,
-    output: OutputOpt = None,
-    fmt: FormatOpt = None,
-    excel: ExcelOpt = False,
-    encoding: EncodingOpt = None,
-    manifest: ManifestOpt = None,
+    lang: LanguageOpt = Language.en,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """Stage standings of stack elimination (打立出局) from a hand log.
 
     Payments are minimized (积分最小化), players below the limit are out, and the
-    first --advance places qualify carrying their points (SCORING.md section 8).
+    first --advance places qualify carrying their points.
 
     Example: duplicate elimination hands.csv --base 0:100,4:200 --advance 16 -o stage.csv
     """
-    from duplicate.rules import parse_decimal
-    from duplicate.stages.elimination import eliminate, player_payments
-    from duplicate.stages.stage_rules import parse_schedule
+    import duplicate
+    from duplicate.actions.report import stage_report
+    from duplicate.actions.stages import stage_payments
+    from duplicate.output import Table
 
-    rules = effective_rules(rules_file)
-    changes: dict[str, Any] = {
-        "start": start,
-        "base": parse_schedule(base) if base is not None else None,
-        "eliminate_below": parse_decimal(eliminate_below, "--eliminate-below")
-        if eliminate_below is not None
-        else None,
-        "eliminate_below_chips": eliminate_below_chips,
-        "advance": advance,
-        "carry": carry.value if carry else None,
-        "carry_ratio": parse_decimal(carry_ratio, "--carry-ratio")
-        if carry_ratio is not None
-        else None,
-        "ass_hands": ass,
-    }
-    stage = dataclasses.replace(rules.stage, **{k: v for k, v in changes.items() if v is not None})
-    rules = dataclasses.replace(rules, stage=stage)
-    inputs = input_files(hands, players, rules=rules)
-    for path in (output, ledger, chips, manifest, report):
-        refuse_overwriting_inputs(path, inputs)
-    log = _hand_log(hands, encoding)
-    result = eliminate(log, stage, _registration(players, encoding))
+    event = load(hands, settings, kind="hands")
+    stage = duplicate.elimination(event)
     if explain is not None:
-        _explain(explain, player_payments(result.ledger, explain), fmt)
+        payments = stage_payments(stage, explain)
+        if payments.empty:
+            stderr.print(f"{explain!r} has no payment or hand in the log")
+        emit(Table("rows", stage.rules, payments, event=event), "elimination", _shown(settings))
         return
-    written = emit(
-        result.standings,
-        output=output,
-        fmt=as_excel(fmt, excel),
-        rules=rules,
-        kind="standings",
-        inputs=inputs,
-    )
-    from duplicate.io.publish import write_table
-
-    for path, table, kind, what in (
-        (ledger, result.ledger, "ledger", "payments"),
-        (chips, result.history, "chips", "chip counts"),
-    ):
-        if path is not None:
-            written += write_table(table, path, rules, kind, inputs=inputs)
-            stderr.print(f"wrote {len(table)} {what} to {path}")
-    if report is not None:
-        from duplicate.report.stage_pages import stage_site
-
-        written.append(write_site(report, stage_site(result, lang.value)))
-    if manifest is not None:
-        records = [input_record("hands", hands, len(log.frame))]
-        write_manifest(
-            manifest, command="elimination", rules=rules, inputs=records, outputs=written
+    if ledger is None and chips is None and report is None:
+        emit(stage, "elimination", settings)
+        return
+    assert stage.ledger is not None
+    assert stage.history is not None
+    extra = [
+        (path, option, Table(kind, stage.rules, frame, event=event))
+        for path, option, kind, frame in (
+            (ledger, "--ledger", "ledger", stage.ledger),
+            (chips, "--chips", "chips", stage.history),
         )
+        if path is not None
+    ]
+    with publishing("elimination", stage.rules, event, settings) as out:
+        from duplicate.cli.common import output_format, to_terminal
+
+        if to_terminal(settings):
+            from duplicate.cli.output import render_table
+
+            render_table(stage.frame)
+        else:
+            out.table(stage, settings.get("output") or "-", output_format(settings))
+        for path, option, table in extra:
+            out.table(table, path, option=option)
+        if report is not None:
+            out.site(stage_report(stage, lang.value), report, option="--report")
 
 
 @reports_errors
+@settings_options("stage", "source", "output", skip=("adjustments", *NOT_FINAL))
 def final(
     hands: HandsArg,
-    hand_count: Annotated[
-        int,
-        whole_option("--hands", help="Hands every finalist plays."),
-    ],
+    hand_count: Annotated[int, whole_option("--hands", help="Hands every finalist plays.")],
     carried: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--carried", help="player, carried (the elimination output as it is)."),
     ] = None,
-    base: BaseOpt = None,
-    players: PlayersOpt = None,
     explain: ExplainOpt = None,
-    rules_file: RulesFileOpt = None,
-    output: OutputOpt = None,
-    fmt: FormatOpt = None,
-    excel: ExcelOpt = False,
-    encoding: EncodingOpt = None,
-    manifest: ManifestOpt = None,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """Standings of a fixed-hand final (定局积分制): carried points plus every hand.
 
     Players short of --hands get no place; equal totals go by the last hand, then
-    registration (SCORING.md 8.4, 8.5).
+    registration.
 
     Example: duplicate final final.csv --hands 6 --carried stage.csv -o final.csv
     """
-    from duplicate.stages.final import carried_points, final_hands, final_standings
-    from duplicate.stages.stage_rules import parse_schedule
+    import duplicate
+    from duplicate.actions.stages import final_hands
 
-    if hand_count < 1:
-        raise typer.BadParameter("a final has at least 1 hand", param_hint="--hands")
-    rules = effective_rules(rules_file)
-    inputs = input_files(hands, carried, players, rules=rules)
-    for path in (output, manifest):
-        refuse_overwriting_inputs(path, inputs)
-    log = _hand_log(hands, encoding)
-    points = None
-    if carried is not None:
-        table, _ = read_table(carried, encoding)
-        points = carried_points(table, str(carried))
-    schedule = parse_schedule(base) if base is not None else None
-    table = final_standings(log, hand_count, points, schedule, _registration(players, encoding))
+    event = load(hands, settings, kind="hands")
     if explain is not None:
-        _explain(explain, final_hands(log, explain, schedule), fmt)
+        shown = final_hands(event, explain)
+        if len(shown) == 0:
+            stderr.print(f"{explain!r} has no payment or hand in the log")
+        emit(shown, "final", _shown(settings))
         return
-    written = emit(
-        table, output=output, fmt=as_excel(fmt, excel), rules=rules, kind="standings", inputs=inputs
-    )
-    if manifest is not None:
-        records = [input_record("hands", hands, len(log.frame))]
-        write_manifest(manifest, command="final", rules=rules, inputs=records, outputs=written)
+    table = duplicate.final(event, hand_count, carried, encoding=settings.get("encoding"))
+    emit(table, "final", settings)
 
 
-def _hand_log(hands: str, encoding: str | None) -> HandLog:
-    from duplicate.io.read import read_hand_log
-
-    return read_hand_log(hands, encoding, max_rows())
-
-
-def _registration(players: Path | None, encoding: str | None) -> dict[str, int] | None:
-    if players is None:
-        return None
-    from duplicate.seating.players import parse_players
-
-    raw, _ = read_table(players, encoding)
-    field = parse_players(raw, str(players))
-    return dict(zip(field["player"], (int(r) for r in field["registered"]), strict=True))
-
-
-def _explain(player: str, table: Any, fmt: Any) -> None:
-    """A player's payments or hands, or a word that there are none."""
-    if table.empty:
-        stderr.print(f"{player!r} has no payment or hand in the log")
-    _show(table, fmt)
-
-
-def _show(table: Any, fmt: Any) -> None:
-    from duplicate.rules import Rules
-
-    rules: Rules = Rules()
-    emit(table.reset_index(drop=True), output=None, fmt=fmt, rules=rules, kind="rows", inputs=[])
+def _shown(settings: dict[str, Any]) -> dict[str, Any]:
+    """Output settings for a player's lines: shown, never written to -o."""
+    return {k: v for k, v in settings.items() if k in ("format", "excel")}

@@ -7,7 +7,6 @@ import typer
 from duplicate.cli.result_table import result_table_command
 
 standings = result_table_command(
-    "duplicate.scoring.methods:standings",
     "standings",
     """Rank the players: total rank points, then beaten_avg, rank_counts, play times.
 
@@ -16,7 +15,6 @@ standings = result_table_command(
 
     Example: duplicate standings results.csv -o standings.csv
     """,
-    on_dask="duplicate.engines.dask_engine:standings_on_dask",
 )
 
 

@@ -1,38 +1,29 @@
-"""`duplicate validate`: check a results file and list every problem."""
+"""`duplicate validate`: check an event and list every problem."""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from duplicate.cli.common import (
-    EncodingOpt,
-    ResultsArg,
-    SheetOpt,
-    note_blank_rows,
-    read_results_file,
-    read_table,
+    SourceArg,
+    load,
+    publishing,
     reports_errors,
+    say_warnings,
     stderr,
-    warn_if_nothing_compared,
 )
-from duplicate.cli.rules_options import rules_options
-from duplicate.rules import Rules
+from duplicate.cli.settings import choice_enum, choice_value, flag_named, settings_options
+from duplicate.games.registry import names as game_names
+
+GameChoice = choice_enum("GameChoice", game_names(scored_only=True))
 
 
-class EntryGame(StrEnum):
-    big2 = "big2"
-    doudizhu = "doudizhu"
-    paohuzi = "paohuzi"
-
-
-def event_game(results: str) -> str | None:
-    """An event folder's game, for its zero-sum checks."""
-    from duplicate.io.event import is_event, load_event
-
-    return load_event(results).game if results != "-" and is_event(results) else None
+class ValidateFormat(StrEnum):
+    text = "text"
+    json = "json"
 
 
 def register(app: typer.Typer) -> None:
@@ -40,66 +31,85 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@rules_options
+@settings_options("scoring", "source", "output", skip=("output", "format", "excel"))
 def validate(
-    results: ResultsArg,
+    source: SourceArg,
     seating: Annotated[
         str | None,
         typer.Option("--seating", help="A published seating to check the results against."),
     ] = None,
     game: Annotated[
-        EntryGame | None,
+        GameChoice | None,  # type: ignore[valid-type]
         typer.Option(
             "--game",
-            help="big2, doudizhu or paohuzi: also check that each table sums to zero and "
-            "each score is one the game can give.",
+            help="Also check that each table sums to zero and each score is one the game "
+            "can give (default: an event folder's game).",
         ),
     ] = None,
     strict: Annotated[
         bool,
         typer.Option("--strict", help="Data-entry warnings are errors (exit 1)."),
     ] = False,
-    encoding: EncodingOpt = None,
-    sheet: SheetOpt = None,
+    fmt: Annotated[
+        ValidateFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text: messages on standard error; json: every problem, with its code, "
+            "rows and column, on standard output.",
+        ),
+    ] = ValidateFormat.text,
     *,
-    rules: Rules,
+    settings: dict[str, Any],
 ) -> None:
-    """Check a results file without scoring it; exit 0 when clean, 1 listing every problem.
+    """Check an event without scoring it; exit 0 when clean, 1 listing every problem.
 
-    With --seating, also check that each round covered by the seating was played at
-    the published tables and seats. Likely data-entry mistakes (a player on one deal
-    only, a player with fewer deals than their table, with --game a table not summing
-    to zero or a score the game cannot give) are warnings, or errors with --strict.
+    Reads SOURCE as every command does (its adjustments and players too); with
+    --seating (or an event folder's published seatings), also checks that each round
+    was played at the published tables and seats. Likely data-entry mistakes (a player
+    on one deal only, a player with fewer deals than their table, with --game a table
+    not summing to zero or a score the game cannot give) are warnings, or errors with
+    --strict.
 
     Example: duplicate validate results.csv --seating round3-seating.csv
     """
-    from duplicate.errors import InvalidData, listed_problems
-    from duplicate.io.read import source_name
-    from duplicate.model.entry_checks import entry_problems
-    from duplicate.seating.check import seating_problems
+    import duplicate
+    from duplicate.errors import InvalidData
+    from duplicate.io.json_text import dumps
+    from duplicate.rules import Rules
 
-    data = read_results_file(results, encoding, rules.deal_scope, sheet)
-    note_blank_rows(data)
-    if seating is not None:
-        raw, _ = read_table(seating, encoding)
-        problems = seating_problems(data, raw, source_name(seating))
-        if problems:
-            raise InvalidData(problems)
-    warn_if_nothing_compared(data, rules)
-    mistakes = entry_problems(data, game.value if game else event_game(results))
-    if mistakes and strict:
-        raise InvalidData(mistakes)
-    for line in listed_problems(mistakes):
-        stderr.print(f"warning: {line}")
-    players = data.dense_key("section", "player")[1]
-    deals = data.dense_key("section", "round", "deal")[1]
+    text = fmt is ValidateFormat.text
+    event = None
+    try:
+        event = load(source, settings, say=text)
+        found = duplicate.validate(
+            event, seating=seating, game=choice_value(game) if game else None, strict=strict
+        )
+    except InvalidData as exc:
+        if text:
+            raise
+        found = duplicate.Validation(source, tuple(exc.problems), ())
+    rules = event.rules if event is not None else Rules()
+    if not text:
+        with publishing("validate", rules, event, settings) as out:
+            out.text((dumps(found.to_json(flag_named)) + "\n").encode("utf-8"), "json")
+        if not found.ok:
+            raise typer.Exit(1)
+        return
+    assert event is not None
+    if not found.ok:
+        raise InvalidData(list(found.errors))
+    mistakes = [w for w in found.warnings if w not in event.warnings]
+    say_warnings(mistakes)
     verdict = (
         f"{len(mistakes)} likely data-entry mistake{'s' if len(mistakes) != 1 else ''} "
         "(--strict: errors)"
         if mistakes
         else "no problems"
     )
+    with publishing("validate", rules, event, settings):
+        pass  # nothing is written but the manifest, when asked
     stderr.print(
-        f"{source_name(results)}: {len(data.frame)} results, "
-        f"{players} players, {deals} deals: {verdict}",
+        f"{event.source}: {found.results} results, {found.players} players, "
+        f"{found.deals} deals: {verdict}",
     )

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import (
-    AdjustmentsOpt,
-    EncodingOpt,
-    OutputFormat,
-    ResultsArg,
-    SheetOpt,
-    read_inputs,
-    reports_errors,
-    stderr,
-)
-from duplicate.cli.output import emit
-from duplicate.cli.rules_options import rules_options
-from duplicate.rules import Rules
+from duplicate.cli.common import SourceArg, emit, load, publishing, reports_errors, stderr
+from duplicate.cli.settings import settings_options
 
 
 def register(app: typer.Typer) -> None:
@@ -26,27 +15,17 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@rules_options
+@settings_options("scoring", "source", "output", skip=("output",))
 def verify(
-    results: ResultsArg,
+    source: SourceArg,
     published: Annotated[
         str,
-        typer.Argument(metavar="PUBLISHED", help="Standings as published (CSV, Parquet or JSON)."),
-    ],
-    fmt: Annotated[
-        OutputFormat | None,
-        typer.Option(
-            "--format",
-            "-f",
-            help="How the differences are written on standard output: csv, parquet, json, "
-            "or table (for a person). Default: a table at a terminal, else CSV.",
+        typer.Argument(
+            metavar="PUBLISHED", help="Standings as published (CSV, Parquet, .xlsx or JSON)."
         ),
-    ] = None,
-    adjustments: AdjustmentsOpt = None,
-    encoding: EncodingOpt = None,
-    sheet: SheetOpt = None,
+    ],
     *,
-    rules: Rules,
+    settings: dict[str, Any],
 ) -> None:
     """Recompute the standings and compare them, field by field, with a published file.
 
@@ -55,17 +34,19 @@ def verify(
 
     Example: duplicate verify results.csv published/standings.csv
     """
-    from duplicate.io.read import read_published
-    from duplicate.scoring.verify import verify as compare
+    import duplicate
 
-    data, corrections = read_inputs(results, adjustments, encoding, rules.deal_scope, sheet)
-    found = compare(data, read_published(published, encoding), rules, corrections, published)
-    if found.empty:
-        stderr.print(f"{published} agrees with {results}: every field of every player")
+    event = load(source, settings)
+    found = duplicate.verify(event, published, encoding=settings.get("encoding"))
+    if found.agrees:
+        with publishing("verify", event.rules, event, settings):
+            pass  # nothing to write but the manifest, when asked
+        stderr.print(f"{found.published} agrees with {event.source}: every field of every player")
         return
-    emit(found, output=None, fmt=fmt, rules=rules, kind="differences", inputs=[])
-    count = len(found)
+    emit(found.differences, "verify", settings)
+    count = len(found.differences)
     stderr.print(
-        f"{published} differs from {results} in {count} field{'s' if count != 1 else ''}",
+        f"{found.published} differs from {event.source} in {count} field"
+        f"{'s' if count != 1 else ''}",
     )
     raise typer.Exit(1)

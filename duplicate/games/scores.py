@@ -13,6 +13,8 @@ import pandas as pd
 from duplicate.errors import Problem
 from duplicate.games.big2 import big2_scores
 from duplicate.games.raw import RawColumns
+from duplicate.games.registry import Game
+from duplicate.games.registry import game as game_named
 from duplicate.games.tables import differs_within, table_deals
 from duplicate.model.codes import sum_by
 from duplicate.model.columns import (
@@ -26,8 +28,7 @@ from duplicate.model.exact import IntArray
 from duplicate.model.results import Results
 from duplicate.rules import Rules
 
-GAMES = ("big2", "doudizhu", "paohuzi")
-BIG2, DOUDIZHU, PAOHUZI = (RAW_ALIASES[game] for game in GAMES)
+BIG2, DOUDIZHU, PAOHUZI = (RAW_ALIASES[name] for name in ("big2", "doudizhu", "paohuzi"))
 # Dou Dizhu (004_*.txt): the multiplier is capped at 48 for a farmer, 96 for the landlord.
 FARMER_CAP, LANDLORD_CAP = 48, 96
 
@@ -132,34 +133,39 @@ def paohuzi_from_raw(results: Results, raw: pd.DataFrame, rules: Rules) -> IntAr
     return np.asarray(np.where(winner, stake * losers, -stake), dtype=np.int64)
 
 
-SCORERS = {"big2": big2_from_raw, "doudizhu": doudizhu_from_raw, "paohuzi": paohuzi_from_raw}
-
-
 def game_scores(
-    results: Results, raw: pd.DataFrame, game: str, rules: Rules | None = None
+    results: Results, raw: pd.DataFrame, game: str | Game, rules: Rules | None = None
 ) -> IntArray:
-    """Each row's score for `game` (big2, doudizhu or paohuzi) from its raw columns."""
-    return SCORERS[game](results, raw, rules or Rules())
+    """Each row's score for `game` (its name, or the Game) from its raw columns."""
+    return game_named(game).score(results, raw, rules or Rules())
 
 
-def unknown_raw_columns(raw: pd.DataFrame, game: str, source: str) -> list[Problem]:
+def unknown_raw_columns(raw: pd.DataFrame, game: Game, source: str) -> list[Problem]:
     """A column of a raw file that neither the results nor `game` read: a misspelled
     optional column would silently count as absent (王炸 for 火箭: no rocket)."""
-    reads = [name for names in RAW_ALIASES[game].values() for name in names]
+    reads = [name for names in game.raw_columns.values() for name in names]
     problems = []
     for header in unused_columns(raw, tuple(reads)):
         guess = closest_match(header, [*every_alias(), *reads])
         hint = (
             f"did you mean {guess!r}?"
             if guess
-            else f"{game} reads {', '.join(RAW_ALIASES[game])}; a note column may be named 备注"
+            else f"{game.name} reads {', '.join(game.raw_columns)}; a note column may be named 备注"
         )
-        problems.append(Problem(source, f"unknown column {header!r}", column=header, hint=hint))
+        problems.append(
+            Problem(
+                source,
+                f"unknown column {header!r}",
+                column=header,
+                hint=hint,
+                code="raw.unknown-column",
+            )
+        )
     return problems
 
 
 def scored_raw(
-    results: Results, raw: pd.DataFrame, game: str, rules: Rules | None = None
+    results: Results, raw: pd.DataFrame, game: str | Game, rules: Rules | None = None
 ) -> pd.DataFrame:
     """The raw table with its `score` column: computed, or checked when already there.
 
@@ -167,9 +173,10 @@ def scored_raw(
     """
     from duplicate.errors import InvalidData, Problem
 
-    unknown = unknown_raw_columns(raw, game, results.source)
+    chosen = game_named(game)
+    unknown = unknown_raw_columns(raw, chosen, results.source)
     try:
-        computed = game_scores(results, raw, game, rules)
+        computed = game_scores(results, raw, chosen, rules)
     except InvalidData as exc:
         raise InvalidData(unknown + exc.problems) from None
     if unknown:
@@ -186,7 +193,8 @@ def scored_raw(
                 f"score {raw[score_column].iloc[i]!s} but the raw columns give {computed[i]}",
                 (int(rows[i]),),
                 "score",
-                f"correct the score, or the raw columns, by the {game} rules",
+                f"correct the score, or the raw columns, by the {chosen.name} rules",
+                code="raw.score-differs",
             )
             for i in np.flatnonzero(given != expected)
         ]

@@ -3,22 +3,39 @@ and USEBIO XML. Each maps a session to the toolkit's results table (board -> dea
 NS/EW -> seat, pair -> player); `session.py` holds that mapping.
 
     >>> import duplicate.imports
-    >>> table, note = duplicate.imports.read_session("session.pbn")  # doctest: +SKIP
+    >>> session = duplicate.imports.read_session("session.pbn")  # doctest: +SKIP
+    >>> session.table, session.note  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from duplicate.errors import InvalidData, Problem
 from duplicate.imports.session import Winners, results_table
 from duplicate.limits import MAX_IMPORT_BYTES
+from duplicate.rules import Rules
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from duplicate.io.source import Source
+
 SessionFormat = Literal["pbn", "usebio"]
+
+
+@dataclass(frozen=True)
+class Session:
+    """A bridge session as a results table, how its winners were chosen, and the
+    rules it is scored by (percentage standings, as bridge clubs publish)."""
+
+    table: pd.DataFrame
+    note: str
+    format: SessionFormat
+    source: str
+    rules: Rules = field(default_factory=lambda: Rules(method="percentage"))
 
 
 def session_format(path: str | Path, data: bytes) -> SessionFormat:
@@ -32,13 +49,13 @@ def session_format(path: str | Path, data: bytes) -> SessionFormat:
 
 
 def read_session(
-    path: str | Path,
+    path: str | Path | Source,
     fmt: SessionFormat | None = None,
     round_number: int = 1,
     winners: Winners = "auto",
-) -> tuple[pd.DataFrame, str]:
+) -> Session:
     """A PBN or USEBIO session as a results table (section, round, deal, seat, player,
-    score), and a note on how winners were chosen. `-` reads standard input."""
+    score), with a note on how winners were chosen. `-` reads standard input."""
     from duplicate.io.source import resolve
 
     source = resolve(path)
@@ -52,7 +69,7 @@ def session_table(
     fmt: SessionFormat | None = None,
     round_number: int = 1,
     winners: Winners = "auto",
-) -> tuple[pd.DataFrame, str]:
+) -> Session:
     """read_session on the bytes of a file already read."""
     from duplicate.imports.pbn import read_pbn
     from duplicate.imports.usebio import read_usebio
@@ -64,12 +81,14 @@ def session_table(
                     source,
                     f"is {len(data):,} bytes; a session file is read up to {MAX_IMPORT_BYTES:,}",
                     hint="split the event into sessions",
+                    code="session.too-large",
                 )
             ]
         )
     fmt = fmt or session_format(source, data)
     lines = read_usebio(data, source) if fmt == "usebio" else read_pbn(_pbn_text(data), source)
-    return results_table(lines, source, round_number, winners)
+    table, note = results_table(lines, source, round_number, winners)
+    return Session(table, note, fmt, source)
 
 
 def _pbn_text(data: bytes) -> str:

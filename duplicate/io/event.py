@@ -4,8 +4,9 @@ results as they were accepted, with a log that chains every change.
     DIR/event.toml            name, date, venue, game, table size
     DIR/rules.toml            the rules every command uses on DIR (unless --rules)
     DIR/players.csv           the registered players (when given)
+    DIR/adjustments.csv       the arbiter's corrections (when given), every command's
     DIR/rounds/round-0001.parquet ...   each round as accepted: never written over
-    DIR/replaced/             an upload a corrected one replaced, kept
+    DIR/replaced/             an upload (or corrections) a corrected one replaced, kept
     DIR/seatings/round-0002.csv ...     published seatings, checked on `add`
     DIR/log.jsonl             one line per change (init, add, replace) and per
                               publication from the folder (seating, report, print),
@@ -22,7 +23,7 @@ import json
 import re
 import shutil
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from duplicate.errors import InvalidData, Problem, UsageError
-from duplicate.io.read import read_raw, sha256_of, source_name
-from duplicate.io.write import atomic_path
+from duplicate.event import EventInfo
+from duplicate.games.registry import game
+from duplicate.io.read import read_raw, read_results, sha256_of, source_name
+from duplicate.io.write import atomic_path, csv_bytes
 from duplicate.model.columns import canonical_name, closest_match
 from duplicate.model.entry_checks import entry_problems
 from duplicate.model.results import Results, parse_results
@@ -42,30 +45,7 @@ from duplicate.rules import Rules, load_rules
 
 EVENT_FILE = "event.toml"
 PLAYERS_FILE = "players.csv"
-GAMES = ("big2", "doudizhu", "paohuzi", "other")
-
-
-@dataclass(frozen=True)
-class Event:
-    name: str
-    date: str
-    game: str
-    table_size: int
-    venue: str = ""
-
-    def heading(self) -> str:
-        """The line that heads every page: title, date and venue."""
-        return " · ".join(part for part in (self.name, self.date, self.venue) if part)
-
-    def to_toml(self) -> str:
-        return (
-            "[event]\n"
-            f"name = {json.dumps(self.name, ensure_ascii=False)}\n"
-            f"date = {json.dumps(self.date)}\n"
-            f"venue = {json.dumps(self.venue, ensure_ascii=False)}\n"
-            f"game = {json.dumps(self.game)}\n"
-            f"table_size = {self.table_size}\n"
-        )
+ADJUSTMENTS_FILE = "adjustments.csv"
 
 
 def is_event(path: str | Path) -> bool:
@@ -78,15 +58,48 @@ def players_file(folder: str | Path) -> Path | None:
     return path if is_event(folder) and path.is_file() else None
 
 
+def adjustments_file(folder: str | Path) -> Path | None:
+    """The event's corrections, when the folder is an event that has them."""
+    path = Path(folder) / ADJUSTMENTS_FILE
+    return path if is_event(folder) and path.is_file() else None
+
+
 def rounds_folder(folder: str | Path) -> Path:
     return Path(folder) / "rounds"
 
 
-def load_event(folder: str | Path) -> Event:
+def stored_rounds(folder: str | Path) -> list[Path]:
+    """The rounds the event holds, as accepted, in order."""
+    return sorted(rounds_folder(folder).glob("round-*.parquet"))
+
+
+def published_seatings(folder: str | Path) -> dict[int, str]:
+    """Round -> its published seating file (seatings/round-NNNN.csv)."""
+    found = {}
+    for path in sorted((Path(folder) / "seatings").glob("round-*.csv")):
+        number = path.stem.split("-", 1)[1]
+        if number.isascii() and number.isdigit():
+            found[int(number)] = str(path)
+    return found
+
+
+def event_toml(info: EventInfo) -> str:
+    return (
+        "[event]\n"
+        f"name = {json.dumps(info.name, ensure_ascii=False)}\n"
+        f"date = {json.dumps(info.date)}\n"
+        f"venue = {json.dumps(info.venue, ensure_ascii=False)}\n"
+        f"game = {json.dumps(info.game)}\n"
+        f"table_size = {info.table_size}\n"
+    )
+
+
+def load_info(folder: str | Path) -> EventInfo:
+    """What the folder's event.toml says of the event."""
     path = Path(folder) / EVENT_FILE
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8"))["event"]
-        return Event(
+        return EventInfo(
             name=str(table["name"]),
             date=str(table["date"]),
             game=str(table["game"]),
@@ -94,19 +107,20 @@ def load_event(folder: str | Path) -> Event:
             venue=str(table.get("venue", "")),
         )
     except (OSError, KeyError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(f"{path}: not an event description ({exc})") from None
+        raise UsageError(
+            f"{path}: not an event description ({exc})", "event.bad-description"
+        ) from None
 
 
 def init_event(
     folder: str | Path,
-    event: Event,
+    event: EventInfo,
     rules: Rules,
     players: str | Path | None = None,
 ) -> list[Path]:
     """Make the event folder; refused if `folder` holds anything already."""
     folder = Path(folder)
-    if event.game not in GAMES:
-        raise UsageError(f"game must be one of {', '.join(GAMES)}, not {event.game!r}")
+    event = replace(event, game=game(event.game).name)
     try:
         date.fromisoformat(event.date)
     except ValueError:
@@ -117,7 +131,7 @@ def init_event(
         raise UsageError(f"{folder} exists and is not an empty folder")
     folder.mkdir(parents=True, exist_ok=True)
     made = [folder / EVENT_FILE, folder / "rules.toml"]
-    _write(made[0], event.to_toml().encode("utf-8"))
+    _write(made[0], event_toml(event).encode("utf-8"))
     _write(made[1], rules.to_toml().encode("utf-8"))
     if players is not None:
         made.append(folder / PLAYERS_FILE)
@@ -148,7 +162,7 @@ def add_round(
 ) -> Added:
     """Check an uploaded round against the event and store it as accepted."""
     folder = Path(folder)
-    event = load_event(folder)
+    event = load_info(folder)
     rules = event_rules(folder)
     raw, first_row = read_raw(upload, encoding, sheet=sheet)
     name = source_name(upload)
@@ -182,7 +196,61 @@ def add_round(
         file=_record(folder, target),
         replaced=_record(folder, replaced) if replaced else None,
     )
-    return Added(number, target, len(raw), replaced, entry_problems(results, event.game))
+    return Added(number, target, len(raw), replaced, entry_problems(results, game(event.game)))
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A file stored in the event folder, and the earlier one it replaced (kept)."""
+
+    path: Path
+    rows: int
+    replaced: Path | None
+
+
+def store_adjustments(
+    folder: str | Path,
+    upload: str | Path,
+    replace: bool = False,
+    encoding: str | None = None,
+    sheet: str | None = None,
+) -> Stored:
+    """Check the arbiter's corrections against the event (each names a result of it)
+    and store them as the event's: every command on the folder applies them."""
+    from duplicate.model.adjustments import parse_adjustments
+    from duplicate.model.row_adjustments import match_adjustments
+
+    folder = Path(folder)
+    load_info(folder)
+    raw, first_row = read_raw(upload, encoding, sheet=sheet)
+    name = source_name(upload)
+    adjustments = parse_adjustments(raw, name, first_row)
+    if stored_rounds(folder):
+        results = read_results(folder, deal_scope=event_rules(folder).deal_scope)
+        match_adjustments(results, adjustments)
+    target = folder / ADJUSTMENTS_FILE
+    replaced = None
+    if target.exists():
+        if not replace:
+            raise UsageError(
+                f"the event has adjustments already ({target}); give {{opt:replace}} to "
+                "store the corrected ones",
+                "event.adjustments-exist",
+            )
+        digest = sha256_of(target)[:12]
+        replaced = folder / "replaced" / f"adjustments-{digest}.csv"
+        shutil.copyfile(target, replaced)
+    text = raw.astype("str").where(raw.notna(), "")
+    _write(target, csv_bytes(pa.Table.from_pandas(text, preserve_index=False)), overwrite=replace)
+    _log(
+        folder,
+        "adjustments",
+        upload=name,
+        upload_sha256=sha256_of(upload),
+        file=_record(folder, target),
+        replaced=_record(folder, replaced) if replaced else None,
+    )
+    return Stored(target, len(raw), replaced)
 
 
 def record_outputs(folder: str | Path, action: str, outputs: list[tuple[str, str]]) -> None:
@@ -202,9 +270,9 @@ def event_rules(folder: str | Path) -> Rules:
 def event_status(folder: str | Path) -> dict[str, Any]:
     """What the event holds: its description, each round, the seatings, the log's state."""
     folder = Path(folder)
-    event = load_event(folder)
+    event = load_info(folder)
     rounds = []
-    for path in sorted(rounds_folder(folder).glob("round-*.parquet")):
+    for path in stored_rounds(folder):
         rounds.append(
             {
                 "round": int(path.stem.split("-")[1]),
@@ -212,13 +280,13 @@ def event_status(folder: str | Path) -> dict[str, Any]:
                 "sha256": sha256_of(path),
             }
         )
-    seatings = sorted(int(p.stem.split("-")[1]) for p in (folder / "seatings").glob("round-*.csv"))
     lines = _log_lines(folder)
     return {
         "event": event.__dict__,
         "rounds": rounds,
-        "seatings": seatings,
-        "replaced": sorted(p.name for p in (folder / "replaced").glob("*.parquet")),
+        "seatings": sorted(published_seatings(folder)),
+        "adjustments": adjustments_file(folder) is not None,
+        "replaced": sorted(p.name for p in (folder / "replaced").iterdir() if p.is_file()),
         "log": {"entries": len(lines), "chain_intact": _chain_intact(lines)},
     }
 
@@ -293,11 +361,7 @@ def _check_with_the_rest(
     folder: Path, raw: pd.DataFrame, target: Path, source: str, rules: Rules
 ) -> None:
     """The stored rounds and this one, together, make valid results of one event."""
-    others = [
-        pq.read_table(p).to_pandas()
-        for p in sorted(rounds_folder(folder).glob("round-*.parquet"))
-        if p != target
-    ]
+    others = [pq.read_table(p).to_pandas() for p in stored_rounds(folder) if p != target]
     for other in others:
         if sorted(other.columns) != sorted(raw.columns):
             raise InvalidData(

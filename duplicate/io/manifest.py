@@ -47,7 +47,7 @@ def write_manifest(
     command: str,
     rules: Rules,
     inputs: list[dict[str, Any]],
-    outputs: list[Written],
+    outputs: list[Written] | list[dict[str, Any]],
     adjustments: list[dict[str, Any]] | None = None,
     notes: dict[str, str] | None = None,
     command_line: list[str] | None = None,
@@ -68,20 +68,25 @@ def write_manifest(
         "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "rules": {"toml": rules_text, "sha256": hashlib.sha256(rules_text.encode()).hexdigest()},
         "inputs": inputs,
-        "outputs": [
-            {
-                "path": w.path,
-                "format": w.format,
-                "sha256": w.sha256,
-                "rows": w.rows,
-            }
-            for w in outputs
-        ],
+        "outputs": [output_record(w) for w in outputs],
         "adjustments": adjustments or [],
         "notes": notes or {},
     }
     text = json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
     write_atomic(path, text.encode("utf-8"))
+
+
+def output_record(output: Written | dict[str, Any]) -> dict[str, Any]:
+    """An output as a manifest lists it: path, format, sha256, rows (and, from the
+    publisher, the option that named it; a sidecar, the file it goes with)."""
+    if isinstance(output, dict):
+        return output
+    return {
+        "path": output.path,
+        "format": output.format,
+        "sha256": output.sha256,
+        "rows": output.rows,
+    }
 
 
 def adjustment_records(adjustments: Any) -> list[dict[str, Any]]:
@@ -162,26 +167,44 @@ def file_checks(document: dict[str, Any]) -> list[Check]:
     return checks
 
 
-def rerun_arguments(command_line: list[str], folder: Path) -> tuple[list[str], dict[str, str]]:
+# The options whose value names a file a run writes.
+OUTPUT_OPTIONS = ("-o", "--output", "--manifest", "--ledger", "--chips", "--report")
+
+
+def rerun_arguments(
+    command_line: list[str], folder: Path, outputs: list[dict[str, Any]] | None = None
+) -> tuple[list[str], dict[str, str]]:
     """The recorded command with its outputs sent into `folder`: the arguments, and
-    each recorded output path -> where the new run writes it (a CSV's rules beside it)."""
+    each recorded output path -> where the new run writes it.
+
+    Each output goes into a folder of its own (so that two outputs of one name, or an
+    output and the manifest sharing a stem, never meet), under its own name; a sidecar
+    the manifest records beside an output (a CSV file's rules) follows it.
+    """
     from duplicate.io.publish import rules_sidecar
 
     arguments: list[str] = []
     moved: dict[str, str] = {}
-    takes_path = {"-o", "--output", "--manifest"}
+    sidecars = {
+        str(record.get("of")): str(record.get("path"))
+        for record in outputs or []
+        if record.get("of")
+    }
     words = iter(command_line)
     for word in words:
-        option, _, inline = word.partition("=")
-        if option in takes_path:
-            original = inline if inline else next(words, "")
-            fresh = str(folder / f"{len(moved)}-{Path(original).name or 'out'}")
-            if original == "-":
-                fresh = "-"
-            else:
-                moved[original] = fresh
-                moved[str(rules_sidecar(original))] = str(rules_sidecar(fresh))
-            arguments += [option, fresh]
-        else:
+        option, equals, inline = word.partition("=")
+        if option not in OUTPUT_OPTIONS:
             arguments.append(word)
+            continue
+        original = inline if equals else next(words, "")
+        if original == "-":
+            arguments += [option, original]
+            continue
+        place = folder / str(len(moved))
+        place.mkdir(parents=True, exist_ok=True)
+        fresh = str(place / (Path(original).name or "out"))
+        moved[original] = fresh
+        if original in sidecars:
+            moved[sidecars[original]] = str(rules_sidecar(fresh))
+        arguments += [option, fresh]
     return arguments, moved

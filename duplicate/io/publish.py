@@ -59,7 +59,9 @@ class Written:
     def sha256(self) -> str:
         if self.known_sha256 is not None:
             return self.known_sha256
-        with open(self.path, "rb") as written:
+        from duplicate.io.write import staged
+
+        with open(staged(self.path), "rb") as written:
             return hashlib.file_digest(written, "sha256").hexdigest()
 
 

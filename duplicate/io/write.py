@@ -9,7 +9,7 @@ import secrets
 import shutil
 import tempfile
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -211,17 +211,87 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     # Everything after the file exists is inside the try: an interrupt at any point
     # (Ctrl-C, SIGTERM) removes it.
+    pending = _TOGETHER[-1] if _TOGETHER else None
     try:
         yield temp
+        if pending is not None:
+            # Put in place with the others when they are all written (see together).
+            pending.add(target, temp, lambda: _put(temp, target), lambda: _drop(temp))
+            return
         os.replace(temp, target)
     except BaseException as exc:
-        with contextlib.suppress(OSError):
-            temp.unlink()
+        _drop(temp)
         if isinstance(exc, OSError):
             raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
         raise
     finally:
-        _UNFINISHED.discard(temp)
+        if pending is None:
+            _UNFINISHED.discard(temp)
+
+
+def _put(temp: Path, target: Path) -> None:
+    os.replace(temp, target)
+    _UNFINISHED.discard(temp)
+
+
+def _drop(temp: Path) -> None:
+    with contextlib.suppress(OSError):
+        temp.unlink()
+    _UNFINISHED.discard(temp)
+
+
+class _Pending:
+    """What a block of files written together puts in place at its end (see together):
+    each target, where it is meanwhile, and how to put it in place or drop it."""
+
+    def __init__(self) -> None:
+        self.staged: dict[Path, Path] = {}
+        self.steps: list[tuple[Path, Callable[[], None], Callable[[], None]]] = []
+
+    def add(
+        self, target: Path, staged: Path, commit: Callable[[], None], abort: Callable[[], None]
+    ) -> None:
+        self.staged[target] = staged
+        self.steps.append((target, commit, abort))
+
+
+_TOGETHER: list[_Pending] = []
+
+
+@contextmanager
+def together() -> Iterator[None]:
+    """Every file (or report folder) written in the block is put in place when the block
+    ends, all of them, in the order written; if the block fails, none is: the outputs
+    of a run, their rules and its manifest go in together."""
+    pending = _Pending()
+    _TOGETHER.append(pending)
+    try:
+        yield
+    except BaseException:
+        _TOGETHER.remove(pending)
+        for _, _, abort in pending.steps:
+            abort()
+        raise
+    _TOGETHER.remove(pending)
+    for at, (target, commit, _) in enumerate(pending.steps):
+        try:
+            commit()
+        except BaseException as exc:
+            for _, _, abort in pending.steps[at:]:
+                abort()
+            if isinstance(exc, OSError):
+                raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+            raise
+
+
+def staged(path: str | Path) -> Path:
+    """Where the file `path` is while its block of files written together is open: its
+    temporary file (to hash it before it is put in place); else `path` itself."""
+    target = Path(path)
+    for pending in _TOGETHER:
+        if target in pending.staged:
+            return pending.staged[target]
+    return target
 
 
 # Temporary files being written: an interrupt that lands between two steps of the
@@ -295,9 +365,8 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
         building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     except OSError as exc:
         raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
-    old: Path | None = None
     # From here every step is undone on any failure or interrupt: the folder being
-    # built is removed, and an earlier report moved aside is put back.
+    # built is removed.
     try:
         os.chmod(building, 0o777 & ~_umask())
         for relative, data in files.items():
@@ -305,6 +374,29 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
         (building / REPORT_MARKER).write_bytes(b"")
+    except BaseException as exc:
+        shutil.rmtree(building, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        raise
+    if _TOGETHER:
+        # Swapped in with the run's other outputs (see together).
+        _TOGETHER[-1].add(
+            target,
+            building,
+            lambda: _swap_in(building, target),
+            lambda: shutil.rmtree(building, ignore_errors=True),
+        )
+        return
+    _swap_in(building, target)
+
+
+def _swap_in(building: Path, target: Path) -> None:
+    """Put the folder built in place of `target`: an earlier report moved aside, and put
+    back if the swap fails."""
+    parent = building.parent
+    old: Path | None = None
+    try:
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))
             os.replace(target, old / target.name)

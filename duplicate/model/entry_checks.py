@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from duplicate.errors import Problem
+from duplicate.games.registry import Game
 from duplicate.limits import MAX_LISTED
 from duplicate.model.codes import (
     bounded,
@@ -25,20 +26,14 @@ from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.model.seated_alike import seated_alike
 
-# Games whose scores sum to zero at every table and deal (SCORING.md section 6), and
-# the largest score one deal can give a player: Big Two, 13 cards (52 points) from each
-# of 3 others, each side shown and doubled (6 x 6); Dou Dizhu, the landlord's cap.
-ZERO_SUM_GAMES = ("big2", "doudizhu", "paohuzi")
-LARGEST_SCORE = {"big2": 3 * 52 * 36, "doudizhu": 96}
 
-
-def entry_problems(results: Results, game: str | None = None) -> list[Problem]:
+def entry_problems(results: Results, game: Game | None = None) -> list[Problem]:
     """Every likely data-entry mistake in `results`, whose structure has been checked
-    (`game`: the zero-sum checks)."""
+    (`game`: its zero-sum table and the scores a deal of it can give)."""
     problems: list[Problem] = []
-    if game in ZERO_SUM_GAMES and results.has_table:
+    if game is not None and game.zero_sum and results.has_table:
         problems += _tables_not_zero(results)
-    if game in LARGEST_SCORE:
+    if game is not None and game.largest_score is not None:
         problems += _scores_beyond(results, game)
     problems += _short_players(results)
     return problems
@@ -74,18 +69,19 @@ def _tables_not_zero(results: Results) -> list[Problem]:
     return problems
 
 
-def _scores_beyond(results: Results, game: str) -> list[Problem]:
+def _scores_beyond(results: Results, game: Game) -> list[Problem]:
     units = results.frame["score_units"].to_numpy()
     unit = 10**results.score_scale
-    largest = LARGEST_SCORE[game] * unit
+    assert game.largest_score is not None
+    largest = game.largest_score * unit
     beyond = (np.abs(units) > largest) | (units % unit != 0)
     if not beyond.any():
         return []
     return [
         Problem(
             results.source,
-            f"{int(beyond.sum())} score(s) a {game} deal cannot give: whole numbers up to "
-            f"{LARGEST_SCORE[game]} either way",
+            f"{int(beyond.sum())} score(s) a {game.name} deal cannot give: whole numbers up "
+            f"to {game.largest_score} either way",
             _rows_of(results, beyond)[:MAX_LISTED],
             "score",
             "a mistyped score (an extra digit, a decimal point): correct it",

@@ -18,51 +18,9 @@ from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
+from duplicate.scoring.explanation import cents
 from duplicate.scoring.methods import method_of, standings
 from duplicate.scoring.scores import as_results, rows_with_numbers, score_items
-
-
-def _cents(value: int | Fraction) -> Decimal:
-    """Cents (an integer, or an exact fraction of cents) as points with 2 decimals.
-
-    A fraction is rounded half up, the spec's rounding for display.
-    """
-    fraction = abs(Fraction(value))
-    cents = (2 * fraction.numerator + fraction.denominator) // (2 * fraction.denominator)
-    sign = -1 if value < 0 else 1
-    return (Decimal(sign * cents) / 100).quantize(Decimal("0.01"))
-
-
-def number_text(value: object) -> str:
-    """A number as an auditor reads it: exact decimals, or a fraction with its rounding."""
-    if isinstance(value, Fraction):
-        denominator = value.denominator
-        for two_or_five in (2, 5):
-            while denominator % two_or_five == 0:
-                denominator //= two_or_five
-        if denominator == 1:
-            return str(Decimal(value.numerator) / Decimal(value.denominator))
-        rounded = _cents(value * 100)
-        return f"{value.numerator}/{value.denominator} (= {rounded})"
-    return "" if value is None else str(value)
-
-
-def as_json(value: Any) -> Any:
-    """The explanation for JSON (io.json_text.dumps): every number a number as written
-    (a score 120, an MP% 72.73, a time 1309), a fraction with no decimal end as text
-    ("1/3 (= 0.33)")."""
-    if isinstance(value, dict):
-        return {str(k): as_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [as_json(v) for v in value]
-    if isinstance(value, Fraction):
-        text = number_text(value)
-        return text if "/" in text else Decimal(text)
-    if isinstance(value, Decimal):
-        return value
-    if hasattr(value, "item"):  # numpy scalars
-        return value.item()
-    return value
 
 
 def _fraction_text(value: Fraction) -> str:
@@ -198,11 +156,11 @@ def _deal_entries(own: pd.DataFrame, results: Results, fractional_mp: bool) -> l
                 # In hundredths when factoring or weighted scores make it fractional.
                 "mp": None
                 if left_out
-                else (_cents(int(r["mp"])) if fractional_mp else int(r["mp"])),
+                else (cents(int(r["mp"])) if fractional_mp else int(r["mp"])),
                 "top": None if left_out else int(r["top"]),
-                "mp_pct": None if void else _cents(int(r["mp_pct_centi"])),
+                "mp_pct": None if void else cents(int(r["mp_pct_centi"])),
                 "deal_rank": int(r["deal_rank"]) or None,
-                "rank_points": _cents(int(r["points"])) if int(r["deal_rank"]) else None,
+                "rank_points": cents(int(r["points"])) if int(r["deal_rank"]) else None,
                 "adjustment": r["adjustment"],
             }
         )
@@ -228,8 +186,8 @@ def _percentage_detail(
     return {
         "player": name,
         "deals": deals,
-        "percentage": {"value": _cents(exact * 100), "exact": _fraction_text(exact)},
-        "mp": _cents(mp) if fractional_mp else mp,
+        "percentage": {"value": cents(exact * 100), "exact": _fraction_text(exact)},
+        "mp": cents(mp) if fractional_mp else mp,
         "top": int(compared["top"].sum()),
         "deals_counted": len(fractions),
     }
@@ -248,7 +206,7 @@ def _versus_percentage(
         "criterion": "percentage" if a != b else "shared",
         "ahead_value": ahead["percentage"]["value"],
         "behind_value": behind["percentage"]["value"],
-        "by": _cents((a - b) * 100),
+        "by": cents((a - b) * 100),
         "by_exact": _fraction_text(a - b),
     }
 
@@ -269,8 +227,8 @@ def _player_detail(
         "player": name,
         "deals": deals,
         "rank_points": [d["rank_points"] for d in deals if d["rank_points"] is not None],
-        "penalty": _cents(penalty),
-        "total": _cents(int(own["points"].sum()) - penalty),
+        "penalty": cents(penalty),
+        "total": cents(int(own["points"].sum()) - penalty),
     }
     ranks = sorted(int(r) for r in own["deal_rank"] if int(r) > 0)
     detail["rank_counts"] = {rank: ranks.count(rank) for rank in sorted(set(ranks))}
@@ -291,7 +249,7 @@ def _player_detail(
                             "player": other,
                             "round_score": Fraction(int(scores[name])) * score_unit,
                             "opponent_round_score": Fraction(int(score)) * score_unit,
-                            "opponent_total": _cents(totals[str(other)]),
+                            "opponent_total": cents(totals[str(other)]),
                         }
                     )
         exact = (
@@ -300,14 +258,14 @@ def _player_detail(
             else Fraction(0)
         )
         detail["beaten"] = beaten
-        detail["beaten_avg"] = {"value": _cents(exact), "exact_cents": _fraction_text(exact)}
+        detail["beaten_avg"] = {"value": cents(exact), "exact_cents": _fraction_text(exact)}
     if results.has_seconds:
         times = sorted(Fraction(int(s)) * second_unit for s in own["seconds_units"])
         kept = times[1:-1] if len(times) >= 3 else times
         trimmed = sum(kept, Fraction(0)) / len(kept) if kept else Fraction(0)
         detail["total_seconds"] = sum(times, Fraction(0))
         detail["trimmed_seconds"] = {
-            "value": _cents(trimmed * 100),
+            "value": cents(trimmed * 100),
             "exact": _fraction_text(trimmed),
             "dropped": [times[-1], times[0]] if len(times) >= 3 else [],
         }
@@ -360,7 +318,7 @@ def _versus(
         comparison.update(
             ahead_value=ahead["beaten_avg"]["value"],
             behind_value=behind["beaten_avg"]["value"],
-            by=_cents(a - b),
+            by=cents(a - b),
             by_exact_cents=_fraction_text(a - b),
         )
     elif criterion == "rank_counts":

@@ -5,11 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
-from duplicate.model.adjustments import Adjustments
 from duplicate.model.columns import compared
-from duplicate.model.results import Results
-from duplicate.rules import Rules
-from duplicate.scoring.methods import standings
 
 DIFFERENCE_COLUMNS = ("section", "player", "field", "published", "recomputed")
 KEYS = ("section", "player")
@@ -115,16 +111,8 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
     return found[list(DIFFERENCE_COLUMNS)].astype("str")
 
 
-def verify(
-    results: Results,
-    published: pd.DataFrame,
-    rules: Rules | None = None,
-    adjustments: Adjustments | None = None,
-    published_name: str = "the published standings",
-) -> pd.DataFrame:
-    """Every difference between published standings and the recomputed ones (empty: agree).
-
-    `published_name` names them in messages (say, their file)."""
+def require_players(published: pd.DataFrame, published_name: str) -> None:
+    """InvalidData unless the published table has a player column."""
     if "player" not in published.rename(columns=compared).columns:
         raise InvalidData(
             [
@@ -132,7 +120,7 @@ def verify(
                     published_name,
                     "has no player column",
                     hint="give a file written by standings",
+                    code="published.no-player",
                 )
             ]
         )
-    return differences(published, standings(results, rules, adjustments))

@@ -17,7 +17,7 @@ import pandas as pd
 from duplicate.errors import InvalidData, Problem
 from duplicate.stages.hand_log import HandLog, id_key, minute_text
 from duplicate.stages.order import Criterion, order_rows
-from duplicate.stages.stage_rules import StageRules
+from duplicate.stages.stage_rules import StageRules, base_at
 
 STANDINGS_COLUMNS = (
     "place",
@@ -160,6 +160,7 @@ def is_out(chips: int, base: int, rules: StageRules) -> bool:
 def eliminate(log: HandLog, rules: StageRules, registered: dict[str, int] | None = None) -> Stage:
     """Settle every hand in order; the standings (SCORING.md 8.2) and the ledger."""
     hands = hands_of(log)
+    schedule = rules.elimination_base()
     state: dict[str, PlayerState] = {}
     for hand in hands:
         for seat in hand.seats:
@@ -170,7 +171,7 @@ def eliminate(log: HandLog, rules: StageRules, registered: dict[str, int] | None
     history: list[tuple[Any, str, str, int, bool]] = []
     for index, hand in enumerate(hands):
         problems += _played_after_out(hand, state, log.source)
-        base = rules.base_at(hand.minute)
+        base = base_at(schedule, hand.minute)
         payments = settle(hand, base, chips)
         history += _pay(hand, index, payments, base, chips, state, rules)
         ledger += [

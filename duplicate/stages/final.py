@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from duplicate.errors import InvalidData, OutOfRange, Problem
+from duplicate.errors import InvalidData, OutOfRange, Problem, UsageError
 from duplicate.stages.elimination import equal_result_criteria, hands_of
 from duplicate.stages.hand_log import HandLog
 from duplicate.stages.order import Criterion, order_rows
-from duplicate.stages.stage_rules import Schedule, base_at
+from duplicate.stages.stage_rules import FINAL_BASE, Schedule, base_at
 
 FINAL_COLUMNS = ("place", "player", "total", "carried", "hands", "decided_by")
 
@@ -28,15 +28,17 @@ def final_standings(
     log: HandLog,
     hands: int,
     carried: dict[str, int] | None = None,
-    base: Schedule | None = None,
+    base: Schedule = FINAL_BASE,
     registered: dict[str, int] | None = None,
 ) -> pd.DataFrame:
-    """Total = carried + the sum of score x base (base 1 without a schedule); players
+    """Total = carried + the sum of score x base (base 1 a point by default); players
     short of `hands` hands get no place; more hands than that is an error."""
+    if hands < 1:
+        raise UsageError("a final has at least 1 hand ({opt:hands})", "final.no-hands")
     carried = carried or {}
     players: dict[str, Finalist] = {}
     for hand in hands_of(log):
-        points_base = 1 if base is None else base_at(base, hand.minute)
+        points_base = base_at(base, hand.minute)
         for seat in hand.seats:
             player = players.setdefault(
                 seat.player, Finalist(seat.player, carried.get(seat.player, 0))
@@ -96,10 +98,10 @@ def final_standings(
 FINAL_HAND_COLUMNS = ("hand", "table", "score", "base", "points")
 
 
-def final_hands(log: HandLog, player: str, base: Schedule | None = None) -> pd.DataFrame:
+def final_hands(log: HandLog, player: str, base: Schedule = FINAL_BASE) -> pd.DataFrame:
     """Every hand behind a finalist's total: hand, table, score, base and points."""
     rows = [
-        (hand.hand, hand.table, seat.score, 1 if base is None else base_at(base, hand.minute))
+        (hand.hand, hand.table, seat.score, base_at(base, hand.minute))
         for hand in hands_of(log)
         for seat in hand.seats
         if seat.player == player

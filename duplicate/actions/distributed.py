@@ -1,0 +1,72 @@
+"""`score` and `standings` on a Dask cluster (`--engine dask`): the same tables."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from duplicate.errors import UsageError
+from duplicate.output import Table
+from duplicate.rules import Rules
+
+
+def on_dask(
+    kind: Literal["score", "standings"],
+    source: Any,
+    scheduler: str | None = None,
+    rules: Rules | None = None,
+    max_rows: int | None = None,
+    **settings: Any,
+) -> Table:
+    """`score` or `standings` of `source` (a results file or a folder of Parquet files)
+    computed on a Dask cluster (`scheduler`: its address; a local cluster of 2 workers
+    otherwise). A Parquet input is read by the workers, never whole here.
+
+        >>> import duplicate.actions.distributed as d
+        >>> d.on_dask("standings", "results.parquet").frame  # doctest: +SKIP
+    """
+    from duplicate.engines import dask_engine
+    from duplicate.event import Event, Part
+    from duplicate.io.read import read_adjustments, read_raw
+    from duplicate.io.source import resolve
+    from duplicate.options import given
+    from duplicate.rules import load_rules
+    from duplicate.scoring.methods import method_of
+
+    values = given(settings, "scoring", "stage", "source")
+    start = rules or (load_rules(values["rules_file"]) if "rules_file" in values else Rules())
+    rule_names = {k: v for k, v in values.items() if k not in _SOURCE}
+    chosen = start.with_settings(**rule_names)
+    method_of(chosen).require("distributed", "the dask engine")
+    if chosen.factoring != "none":
+        raise UsageError("{opt:factoring} runs on the local engine only", "dask.local-only")
+    encoding = values.get("encoding")
+    corrections = (
+        read_adjustments(values["adjustments"], encoding, max_rows)
+        if "adjustments" in values
+        else None
+    )
+    if corrections is not None and corrections.whole_event_kinds():
+        kinds = ", ".join(corrections.whole_event_kinds())
+        raise UsageError(
+            f"adjustments of kind {kinds} run on the local engine only", "dask.local-only"
+        )
+    where = resolve(source)
+    run = dask_engine.score_on_dask if kind == "score" else dask_engine.standings_on_dask
+    if where.kind != "csv" and not where.is_stdin:
+        import dask.dataframe as dd
+
+        # Parquet is read by the workers, never whole on this machine.
+        table = run(dd.read_parquet(str(source)), where.name, chosen, corrections, scheduler)
+        rows = None
+    else:
+        raw, first_row = read_raw(where, encoding, max_rows)
+        table = run(raw, where.name, chosen, corrections, scheduler, first_row)
+        rows = len(raw)
+    parts = [Part("results", str(source), rows)]
+    if corrections is not None:
+        parts.append(Part("adjustments", str(values["adjustments"]), len(corrections.frame)))
+    event = Event(where.name, chosen, adjustments=corrections, parts=tuple(parts))
+    return Table("scores" if kind == "score" else "standings", chosen, table, event=event)
+
+
+_SOURCE = {"rules_file", "adjustments", "players", "encoding", "sheet"}

@@ -1,0 +1,92 @@
+"""`verify`: recompute the standings and compare them with a published file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from duplicate.actions.common import event_of
+from duplicate.actions.standings import standings
+from duplicate.output import Table, with_names
+from duplicate.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from duplicate.event import Event
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The differences between published and recomputed standings (none: they agree)."""
+
+    differences: Table
+    published: str
+
+    @property
+    def agrees(self) -> bool:
+        return len(self.differences) == 0
+
+
+def verify(
+    source: Any,
+    published: Any,
+    rules: Rules | None = None,
+    adjustments: Any = None,
+    encoding: str | None = None,
+    **settings: Any,
+) -> Verification:
+    """Every field in which `published` (a file as `standings` writes it: CSV, Parquet,
+    .xlsx or JSON; or a DataFrame) differs from the standings recomputed from
+    `source`. Players are matched by id as written (007 is not 7), or by name when the
+    published file names them and the players file gives names.
+
+        >>> import duplicate
+        >>> duplicate.verify("results.csv", "published.csv").agrees  # doctest: +SKIP
+    """
+    from dataclasses import replace
+
+    from duplicate.event import Part
+    from duplicate.io.read import read_published, source_name
+    from duplicate.model.columns import compared
+    from duplicate.scoring.verify import differences, require_players
+
+    event = event_of(source, rules, adjustments=adjustments, encoding=encoding, **settings)
+    if isinstance(published, str) or hasattr(published, "__fspath__"):
+        name = source_name(str(published))
+        table = read_published(str(published), encoding)
+        event = replace(event, parts=(*event.parts, Part("published", str(published), len(table))))
+    else:
+        name, table = "the published standings", published
+    require_players(table, name)
+    recomputed = standings(event).frame
+    if "name" not in {compared(c) for c in table.columns}:
+        # Names are compared when the published file shows them.
+        recomputed = recomputed.drop(columns="name", errors="ignore")
+    found = differences(_by_id(table, event), recomputed)
+    table_out = Table("differences", event.rules, with_names(found, event.players), event=event)
+    return Verification(table_out, name)
+
+
+def _by_id(published: pd.DataFrame, event: Event) -> pd.DataFrame:
+    """The published table with players named by name given their ids (when the
+    players file has names and the cell is not an id of the results)."""
+    from duplicate.model.columns import compared
+
+    players = event.players
+    if players is None or not players.has_names:
+        return published
+    columns = {compared(c): c for c in published.columns}
+    if "player" not in columns:
+        return published
+    label = columns["player"]
+    known = {p.id for p in players}
+
+    def as_id(cell: object) -> object:
+        text = str(cell).strip()
+        if text in known:
+            return cell
+        named = players.ids_named(text)
+        return named[0] if len(named) == 1 else cell
+
+    return published.assign(**{str(label): published[label].map(as_id)})

@@ -1,0 +1,46 @@
+"""The deal scope: which results hold the same cards (docs/scoring.md section 1).
+
+Online events number deals afresh each round, so a deal is (section, round, deal); an
+event whose deal ids are unique across it, or that replays a deal in later rounds (a
+bridge movement), names deals across the event: (section, deal). Everything that needs
+to know asks the policy object; nothing else tests the setting's text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from duplicate.errors import UsageError
+
+
+@dataclass(frozen=True)
+class DealScope:
+    """How deals are identified, and so which results are compared."""
+
+    name: str
+    # The columns that identify one deal.
+    deal_keys: tuple[str, ...]
+    # Whether one deal may be played in several rounds.
+    spans_rounds: bool
+
+    @property
+    def group_keys(self) -> tuple[str, ...]:
+        """The columns of a comparison group: the deal and the seat."""
+        return (*self.deal_keys, "seat")
+
+
+ROUND = DealScope("round", ("section", "round", "deal"), spans_rounds=False)
+EVENT = DealScope("event", ("section", "deal"), spans_rounds=True)
+SCOPES = {scope.name: scope for scope in (ROUND, EVENT)}
+
+
+def deal_scope(name: str | DealScope) -> DealScope:
+    """The scope named `name` ('round' or 'event')."""
+    if isinstance(name, DealScope):
+        return name
+    found = SCOPES.get(name)
+    if found is None:
+        raise UsageError(
+            f"{{opt:deal_scope}} must be 'round' or 'event', not {name!r}", "rules.bad-value"
+        )
+    return found

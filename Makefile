@@ -9,7 +9,7 @@ MINIMUM := .venv-minimum
 # click 8.5 deprecates names that typer's early releases import: a warning, not a defect.
 MINIMUM_WARNINGS := -W "ignore:'click.utils.get_:DeprecationWarning"
 
-.PHONY: run test lint types unit minimum browser bench fuzz golden sample clean
+.PHONY: run test lint types unit minimum browser bench fuzz golden docs sample clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,10 @@ fuzz: $(DEV_INSTALLED)
 golden: $(INSTALLED)
 	$(BIN)/python tests/golden/regenerate.py
 	$(BIN)/python tests/golden_games/regenerate.py
+
+## docs: rewrite docs/problems.md from the problem catalog (duplicate/problems.py)
+docs: $(INSTALLED)
+	$(BIN)/python -c "from duplicate.problems import catalog_markdown as m; open('docs/problems.md', 'w', encoding='utf-8').write(m())"
 
 ## sample: regenerate sample_data/ from its generator
 sample: $(INSTALLED)

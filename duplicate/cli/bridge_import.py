@@ -68,8 +68,7 @@ def import_session(
         winners.value,
         source_format.value if source_format else None,
     )
-    stderr.print(
-        f"{table.event.source if table.event else session}: {len(table)} results; "
-        f"{table.notes['session']}"
-    )
+    note = table.notes["session"]
+    where = table.event.source if table.event else session
+    stderr.print(f"{where}: {len(table)} results; {note}")
     emit(table, "import", settings)

@@ -72,12 +72,13 @@ def load_scheme(name_or_path: str) -> Scheme:
     path = Path(name_or_path)
     if not path.exists():
         raise UsageError(
-            f"unknown scheme {name_or_path!r}: use {', '.join(PRESETS)}, or a TOML file"
+            f"unknown scheme {name_or_path!r}: use {', '.join(PRESETS)}, or a TOML file",
+            "scheme.unknown",
         )
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read the scheme: {exc}") from None
+        raise UsageError(f"{path}: cannot read the scheme: {exc}", "scheme.unreadable") from None
     points = data.get("points")
     if (
         not isinstance(points, dict)
@@ -85,7 +86,8 @@ def load_scheme(name_or_path: str) -> Scheme:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in points.values())
     ):
         raise UsageError(
-            f"{path}: needs a [points] table of outcome = whole number, such as win = 3"
+            f"{path}: needs a [points] table of outcome = whole number, such as win = 3",
+            "scheme.bad-points",
         )
     return Scheme(path.stem, {str(k).casefold(): int(v) for k, v in points.items()})
 
@@ -102,6 +104,7 @@ def game_points(games: pd.DataFrame, scheme: Scheme, source: str = "<games>") ->
                         source,
                         f"missing column {name}",
                         hint=f"the {scheme.name} scheme needs {name}",
+                        code="column.missing",
                     )
                 ]
             )
@@ -147,7 +150,14 @@ def _raise(bad: pd.Series, rows: np.ndarray, source: str, column: str, message: 
     if mask.any():
         raise InvalidData(
             [
-                Problem(source, message, (int(r),), column, "see the scheme in the README")
+                Problem(
+                    source,
+                    message,
+                    (int(r),),
+                    column,
+                    "see the scheme in the README",
+                    code="games.bad-cell",
+                )
                 for r in rows[mask]
             ]
         )
@@ -182,6 +192,7 @@ def leaderboard(games: pd.DataFrame, scheme: Scheme, source: str = "<games>") ->
                     source,
                     f"missing column {', '.join(missing)}",
                     hint="one row per player per game: player, game_id, finished_at, ...",
+                    code="column.missing",
                 )
             ]
         )

@@ -57,6 +57,7 @@ class RawColumns:
                         self.results.source,
                         f"missing column {names[0]}",
                         hint=f"{names[0]} is needed to compute this game's scores",
+                        code="column.missing",
                     )
                 )
             return None
@@ -78,7 +79,12 @@ class RawColumns:
             shown = repr(values[i]) if values is not None else ""
             self.problems.append(
                 Problem(
-                    self.results.source, f"{shown} {message}".strip(), (int(rows[i]),), name, hint
+                    self.results.source,
+                    f"{shown} {message}".strip(),
+                    (int(rows[i]),),
+                    name,
+                    hint,
+                    code="raw.bad-cell",
                 )
             )
 
@@ -153,6 +159,7 @@ class RawColumns:
                     tuple(int(r) for r in members["row"]),
                     None,
                     hint,
+                    code="raw.table-inconsistent",
                 )
             )
 

@@ -66,6 +66,7 @@ def read_pbn(text: str, source: str) -> list[TravellerLine]:
                 source,
                 "holds no results table ([ScoreTable] with its lines)",
                 hint="export the PBN file with its results (travellers)",
+                code="session.no-results",
             )
         )
     if problems:
@@ -85,6 +86,7 @@ def _tag(
                 (number,),
                 hint='a tag reads [Name "value"]',
                 position="line",
+                code="session.bad-line",
             )
         )
         return
@@ -106,6 +108,7 @@ def _tag(
                     (number,),
                     hint="export the results with pair numbers and scores",
                     position="line",
+                    code="column.missing",
                 )
             )
             game.columns = None
@@ -124,6 +127,7 @@ def _result(
                 (number,),
                 hint="quote a value that holds spaces; give '-' for an empty one",
                 position="line",
+                code="session.bad-line",
             )
         )
         return None
@@ -137,6 +141,7 @@ def _result(
                 (number,),
                 hint='give the board first: [Board "1"]',
                 position="line",
+                code="session.no-board",
             )
         )
         return None
@@ -151,6 +156,7 @@ def _result(
                 "Score_NS",
                 _FIX_SCORE,
                 position="line",
+                code="cell.not-a-score",
             )
         )
         return None

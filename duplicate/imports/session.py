@@ -41,7 +41,14 @@ def results_table(
     """
     if not lines:
         raise InvalidData(
-            [Problem(source, "holds no results", hint="export the session with its travellers")]
+            [
+                Problem(
+                    source,
+                    "holds no results",
+                    hint="export the session with its travellers",
+                    code="session.no-results",
+                )
+            ]
         )
     frame = pd.DataFrame(
         {
@@ -61,7 +68,7 @@ def results_table(
         else "one winner: every pair ranked together"
     )
     if winners == "auto":
-        note += " (chosen from the pair numbers; --winners one|two to say otherwise)"
+        note += " (chosen from the pair numbers; choose one or two winners to say otherwise)"
 
     def direction(seat: str, pair: str, score: pd.Series) -> pd.DataFrame:
         section = frame["section"]
@@ -97,8 +104,9 @@ def _refuse_repeats(table: pd.DataFrame, source: str) -> None:
             f"pair {player} plays board {deal} more than once",
             tuple(int(x) for x in group["line"]),
             hint="correct the pair numbers on these lines; in a Mitchell numbered 1.. in "
-            "both directions, give --winners two",
+            "both directions, give {opt:winners=two}",
             position="line",
+            code="session.pair-twice",
         )
         for (deal, player), group in repeated.groupby(["deal", "player"], sort=True)
     ]

@@ -40,6 +40,7 @@ def read_usebio(data: bytes, source: str) -> list[TravellerLine]:
                     hint="export the USEBIO file again; an edited file must keep every "
                     "tag closed and every & written &amp;",
                     position="line",
+                    code="session.not-xml",
                 )
             ]
         ) from None
@@ -52,6 +53,7 @@ def read_usebio(data: bytes, source: str) -> list[TravellerLine]:
                     (root.sourceline or 1,),
                     hint="give a USEBIO results file",
                     position="line",
+                    code="session.not-usebio",
                 )
             ]
         )
@@ -91,6 +93,7 @@ def _line(
                 "an artificial score (A60, 60%) is left out here and given as an "
                 "adjustment (kind mp_pct or avg_plus)",
                 position="line",
+                code="cell.not-a-score",
             )
         )
         return None
@@ -116,4 +119,5 @@ def _missing(source: str, element: Any, child: str) -> Problem:
         child,
         f"give every {element.tag} its {child}",
         position="line",
+        code="session.missing-element",
     )

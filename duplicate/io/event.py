@@ -124,11 +124,11 @@ def init_event(
     try:
         date.fromisoformat(event.date)
     except ValueError:
-        raise UsageError(f"date {event.date!r} is not YYYY-MM-DD") from None
+        raise UsageError(f"date {event.date!r} is not YYYY-MM-DD", "event.bad-date") from None
     if not 2 <= event.table_size <= 8:
-        raise UsageError(f"table size {event.table_size} is not 2 to 8")
+        raise UsageError(f"table size {event.table_size} is not 2 to 8", "event.bad-table-size")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise UsageError(f"{folder} exists and is not an empty folder")
+        raise UsageError(f"{folder} exists and is not an empty folder", "event.folder-in-use")
     folder.mkdir(parents=True, exist_ok=True)
     made = [folder / EVENT_FILE, folder / "rules.toml"]
     _write(made[0], event_toml(event).encode("utf-8"))
@@ -180,7 +180,8 @@ def add_round(
         if not replace:
             raise UsageError(
                 f"round {number} is already in the event ({target}); "
-                "give --replace to store a corrected upload"
+                "give {opt:replace} to store a corrected upload",
+                "event.round-exists",
             )
         digest = sha256_of(target)[:12]
         replaced = folder / "replaced" / f"round-{number:04d}-{digest}.parquet"
@@ -305,7 +306,9 @@ def _canonical(raw: pd.DataFrame, source: str) -> pd.DataFrame:
 def _round_of(raw: pd.DataFrame, source: str, given: int | None) -> int:
     if "round" not in raw.columns:
         if given is None:
-            raise UsageError(f"{source} has no round column: give --round N")
+            raise UsageError(
+                f"{source} has no round column: give {{opt:round_number}}", "event.no-round"
+            )
         return given
     values = sorted(set(raw["round"].str.strip()) - {""})
     if len(values) != 1 or not re.fullmatch(r"[1-9][0-9]{0,5}", values[0]):
@@ -316,11 +319,14 @@ def _round_of(raw: pd.DataFrame, source: str, given: int | None) -> int:
                     f"holds rounds {', '.join(values[:5]) or '(none)'}; an upload is one round",
                     column="round",
                     hint="upload each round on its own",
+                    code="event.several-rounds",
                 )
             ]
         )
     if given is not None and int(values[0]) != given:
-        raise UsageError(f"{source} holds round {values[0]}, not round {given}")
+        raise UsageError(
+            f"{source} holds round {values[0]}, not round {given}", "event.round-mismatch"
+        )
     return int(values[0])
 
 
@@ -342,7 +348,14 @@ def _unknown_players(folder: Path, results: Results) -> list[Problem]:
         rows = tuple(int(r) for r in frame.loc[unknown & (text == player), "row"])
         hint = f"did you mean {guess!r}?" if guess else f"register the player in {path}"
         problems.append(
-            Problem(results.source, f"player {player!r} is not registered", rows, "player", hint)
+            Problem(
+                results.source,
+                f"player {player!r} is not registered",
+                rows,
+                "player",
+                hint,
+                code="players.unregistered",
+            )
         )
     return problems
 
@@ -371,6 +384,7 @@ def _check_with_the_rest(
                         f"has columns {', '.join(sorted(raw.columns))}; the event's rounds "
                         f"have {', '.join(sorted(other.columns))}",
                         hint="give every round the same columns",
+                        code="event.columns-differ",
                     )
                 ]
             )
@@ -388,7 +402,7 @@ def _parquet(raw: pd.DataFrame) -> bytes:
 
 def _write(path: Path, data: bytes, overwrite: bool = False) -> None:
     if path.exists() and not overwrite:
-        raise UsageError(f"{path} exists")
+        raise UsageError(f"{path} exists", "event.file-exists")
     with atomic_path(path) as temp:
         temp.write_bytes(data)
 

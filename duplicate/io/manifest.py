@@ -127,9 +127,13 @@ def load_manifest(path: str | Path) -> dict[str, Any]:
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise InvalidData([Problem(str(path), f"is not a readable manifest ({exc})")]) from None
+        raise InvalidData(
+            [Problem(str(path), f"is not a readable manifest ({exc})", code="manifest.unreadable")]
+        ) from None
     if not isinstance(document, dict) or document.get("tool") != "duplicate":
-        raise InvalidData([Problem(str(path), "is not a duplicate manifest")])
+        raise InvalidData(
+            [Problem(str(path), "is not a duplicate manifest", code="manifest.not-a-manifest")]
+        )
     return document
 
 

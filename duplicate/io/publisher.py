@@ -99,7 +99,7 @@ class Publication:
         from duplicate.io.source import file_listing
         from duplicate.io.write import refuse_overwriting, write_directory
 
-        refuse_overwriting(folder, self.inputs(), option)
+        refuse_overwriting(folder, self.inputs(), "{opt:output}")
         files = site.files()
         write_directory(folder, files)
         listing = file_listing({p: hashlib.sha256(data).hexdigest() for p, data in files.items()})
@@ -114,7 +114,7 @@ class Publication:
 
         if Path(path).suffix.casefold() != ".pdf":
             raise UsageError(f"{path}: give a .pdf file", "output.not-pdf")
-        refuse_overwriting(path, self.inputs(), option)
+        refuse_overwriting(path, self.inputs(), "{opt:output}")
         write_atomic(path, printed.pdf)
         written = Written.of(path, "pdf", printed.pdf, None)
         self._record([written], option)
@@ -154,7 +154,7 @@ def publishing(
 
     publication = Publication(command, rules, event, threads, notes=dict(notes or {}))
     if manifest is not None:
-        refuse_overwriting(manifest, publication.inputs(), "--manifest")
+        refuse_overwriting(manifest, publication.inputs(), "{opt:manifest}")
     with together():
         yield publication
         if manifest is not None:

@@ -104,9 +104,12 @@ def _find(
     if section is not None:
         mine = mine[mine["section"] == section]
     if mine.empty:
-        raise UsageError(f"no player {player!r} in {source}")
+        raise UsageError(f"no player {player!r} in {source}", "player.unknown")
     if len(mine) > 1:
-        raise UsageError(f"player {player!r} plays in several sections; give --section")
+        raise UsageError(
+            f"player {player!r} plays in several sections; give {{opt:section}}",
+            "player.several-sections",
+        )
     me = mine.iloc[0]
     in_section = table[table["section"] == me["section"]].reset_index(drop=True)
     at = int(in_section.index[in_section["player_text"] == player][0])

@@ -33,6 +33,7 @@ def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> li
                 source,
                 f"missing seating column{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
                 hint="write the seating with `duplicate seat`",
+                code="column.missing",
             )
         ]
     published = pd.DataFrame(
@@ -46,6 +47,7 @@ def seating_problems(results: Results, seating: pd.DataFrame, source: str) -> li
                 results.source,
                 "has no table column to compare with the seating",
                 hint="add the table of every result",
+                code="seating.no-table",
             )
         ]
     differing = _differing(results, published)
@@ -84,6 +86,7 @@ def _difference(r: dict[Hashable, Any], results_source: str, source: str) -> Pro
             (int(r["row"]),),
             "player",
             f"check {source}",
+            code="seating.not-seated",
         )
     if r["side"] == "right_only":
         return Problem(
@@ -94,6 +97,7 @@ def _difference(r: dict[Hashable, Any], results_source: str, source: str) -> Pro
             (),
             "player",
             "add the missing results or correct the seating",
+            code="seating.no-results",
         )
     return Problem(
         results_source,
@@ -104,4 +108,5 @@ def _difference(r: dict[Hashable, Any], results_source: str, source: str) -> Pro
         (int(r["row"]),),
         "seat",
         f"check {source}",
+        code="seating.moved-from-published",
     )

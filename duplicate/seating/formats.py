@@ -40,18 +40,38 @@ def parse_partners(raw: pd.DataFrame, source: str = "<partners>") -> dict[str, s
             columns.setdefault(name, columns[alias])
     if not {"player", "partner"} <= set(columns):
         raise InvalidData(
-            [Problem(source, "needs the columns player and partner", hint="one row per pair")]
+            [
+                Problem(
+                    source,
+                    "needs the columns player and partner",
+                    hint="one row per pair",
+                    code="column.missing",
+                )
+            ]
         )
     raw = raw.reset_index(drop=True)
     player = raw[columns["player"]].astype("str").str.strip()
     partner = raw[columns["partner"]].astype("str").str.strip()
     problems = [
-        Problem(source, "empty", (int(i) + 2,), name, "every row names a player and a partner")
+        Problem(
+            source,
+            "empty",
+            (int(i) + 2,),
+            name,
+            "every row names a player and a partner",
+            code="cell.empty",
+        )
         for name, values in (("player", player), ("partner", partner))
         for i in np.flatnonzero((values == "").to_numpy())
     ]
     problems += [
-        Problem(source, f"{player[i]!r} is their own partner", (int(i) + 2,), "partner")
+        Problem(
+            source,
+            f"{player[i]!r} is their own partner",
+            (int(i) + 2,),
+            "partner",
+            code="partners.own-partner",
+        )
         for i in np.flatnonzero((player == partner).to_numpy() & (player != "").to_numpy())
     ]
     pairs = pd.concat(
@@ -70,6 +90,7 @@ def parse_partners(raw: pd.DataFrame, source: str = "<partners>") -> dict[str, s
                     tuple(sorted(int(r) for r in group["row"])),
                     "partner",
                     "each player has one partner",
+                    code="partners.several",
                 )
             )
     if problems:
@@ -84,7 +105,9 @@ def partner_units(field: list[str], partners: dict[str, str]) -> pd.DataFrame:
     missing = frame["partner"].isna()
     if missing.any():
         names = ", ".join(repr(p) for p in frame.loc[missing, "player"])
-        raise UsageError(f"no partner listed for {names}; add them to the partners file")
+        raise UsageError(
+            f"no partner listed for {names}; add them to the partners file", "partners.missing"
+        )
     position = dict(zip(field, range(len(field)), strict=True))
     frame["partner_position"] = frame["partner"].map(position)
     absent = frame["partner_position"].isna()
@@ -93,7 +116,10 @@ def partner_units(field: list[str], partners: dict[str, str]) -> pd.DataFrame:
             f"{p!r} (partner of {q!r})"
             for p, q in zip(frame.loc[absent, "partner"], frame.loc[absent, "player"], strict=True)
         )
-        raise UsageError(f"not in this round's field: {names}; seat both partners or neither")
+        raise UsageError(
+            f"not in this round's field: {names}; seat both partners or neither",
+            "partners.half-seated",
+        )
     leads = frame[frame["position"] < frame["partner_position"]]
     return pd.DataFrame(
         {"first": leads["player"].to_numpy(), "second": leads["partner"].to_numpy()}
@@ -180,7 +206,9 @@ def seat_versus_robots(
 ) -> tuple[pd.DataFrame, SeatingReport]:
     """Every player at a table of their own, in `seat`, with robots in the others."""
     if not 0 <= seat < k:
-        raise UsageError(f"the players' seat must be 0 to {k - 1}, not {seat}")
+        raise UsageError(
+            f"the players' seat must be 0 to {k - 1}, not {seat}", "seating.robot-seat"
+        )
     n = len(field)
     table = np.repeat(np.arange(1, n + 1), k)
     seats = np.tile(np.arange(k), n)

@@ -92,11 +92,16 @@ def seat_next_round(
     rules = rules or Rules()
     require_table_size(table_size)
     if partners is not None and versus_robots:
-        raise UsageError("a pairs event has no robot tables; give --partners or --versus-robots")
+        raise UsageError(
+            "a pairs event has no robot tables; give {opt:partners} or {opt:versus_robots}",
+            "seat.partners-and-robots",
+        )
     seater = _Seater(table_size, order, fill, avoid_repeats, window, partners, versus_robots)
     if results is None:
         if players is None or seed is None:
-            raise UsageError("round 1 is drawn at random: give the players file and a seed")
+            raise UsageError(
+                "round 1 is drawn at random: give the players file and a seed", "seat.no-players"
+            )
         active = [str(p) for p in players.loc[~players["withdrawn"], "player"]]
         frame, report = seater.seat([str(p) for p in random_order(active, seed)], 1)
         return Seating(frame, [report])
@@ -104,10 +109,15 @@ def seat_next_round(
     table = standings(data, rules, adjustments)
     if tie_rule == "registration":
         if players is None:
-            raise UsageError("--tie-rule registration needs the players file (--players)")
+            raise UsageError(
+                "{opt:tie_rule=registration} needs the players file ({opt:players})",
+                "seat.no-players",
+            )
         table = by_registration(table, players)
     if players is not None and table["section"].nunique() > 1:
-        raise UsageError("a players file seats one section; seat each section's results apart")
+        raise UsageError(
+            "a players file seats one section; seat each section's results apart", "seat.sections"
+        )
     seating = _seat_sections(data, table, seater, keep, players)
     if players is not None:
         withdrawn = players.loc[players["withdrawn"], "player"].astype(str)
@@ -152,7 +162,8 @@ class _Seater:
         if self.partners is not None:
             if self.table_size != PAIR_TABLE:
                 raise UsageError(
-                    f"partners sit opposite each other: tables of 4, not {self.table_size}"
+                    f"partners sit opposite each other: tables of 4, not {self.table_size}",
+                    "seat.partners-table",
                 )
             return seat_partners(field, self.partners, round_no, **options)  # type: ignore[arg-type]
         return seat_field(field, self.table_size, round_no, **options)  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ def parse_players(raw: pd.DataFrame, source: str = "<players>") -> pd.DataFrame:
                     source,
                     "missing required column player",
                     hint="a players file needs player; optional: name, status, registered",
+                    code="column.missing",
                 )
             ]
         )
@@ -41,11 +42,20 @@ def parse_players(raw: pd.DataFrame, source: str = "<players>") -> pd.DataFrame:
         else pd.Series([""] * len(raw), dtype="str")
     )
     problems = [
-        Problem(source, f"unknown status {value!r}", (i + 2,), "status", "use active or withdrawn")
+        Problem(
+            source,
+            f"unknown status {value!r}",
+            (i + 2,),
+            "status",
+            "use active or withdrawn",
+            code="players.unknown-status",
+        )
         for i, value in enumerate(status)
         if value not in ACTIVE | WITHDRAWN
     ] + [
-        Problem(source, "empty", (int(i) + 2,), "player", "every row needs a player")
+        Problem(
+            source, "empty", (int(i) + 2,), "player", "every row needs a player", code="cell.empty"
+        )
         for i in np.flatnonzero((player == "").to_numpy())
     ]
     twice = player.duplicated(keep=False) & (player != "")
@@ -53,7 +63,12 @@ def parse_players(raw: pd.DataFrame, source: str = "<players>") -> pd.DataFrame:
         rows = tuple(int(i) + 2 for i in np.flatnonzero((player == name).to_numpy()))
         problems.append(
             Problem(
-                source, f"player {name!r} is listed twice", rows, "player", "list each player once"
+                source,
+                f"player {name!r} is listed twice",
+                rows,
+                "player",
+                "list each player once",
+                code="players.repeated",
             )
         )
     if problems:

@@ -36,7 +36,7 @@ Fill = Literal["robot", "bye"]
 
 def require_table_size(k: int) -> None:
     if k < 2:
-        raise UsageError(f"a table needs at least 2 seats, not {k}")
+        raise UsageError(f"a table needs at least 2 seats, not {k}", "seat.table-size")
 
 
 def table_positions(n: int, k: int, order: Order = "snake") -> tuple[IntArray, IntArray]:
@@ -47,7 +47,7 @@ def table_positions(n: int, k: int, order: Order = "snake") -> tuple[IntArray, I
     if order == "snake":
         position = np.where(table % 2 == 1, k - 1 - position, position)
     elif order != "straight":
-        raise UsageError(f"order must be 'snake' or 'straight', not {order!r}")
+        raise UsageError(f"order must be 'snake' or 'straight', not {order!r}", "seat.order")
     return table + 1, position
 
 
@@ -165,7 +165,7 @@ def seat_field(
     otherwise the rule order is kept exactly, and the history only counts repeats.
     """
     if len(set(order)) != len(order):
-        raise UsageError("a player appears twice in the field to seat")
+        raise UsageError("a player appears twice in the field to seat", "players.repeated")
     players, byes = _filled(list(order), k, fill, byes_so_far or {}, newcomers)
     table, seat = table_positions(len(players), k, seating_order)
     codes = np.where(is_robot(pd.Series(players, dtype=object)), -1, np.arange(len(players)))
@@ -176,8 +176,9 @@ def seat_field(
     if avoid_repeats and history is not None and not search_fits(k, window or k):
         if window is not None:
             raise UsageError(
-                f"--window {window} with tables of {k} is too wide a search to bound; "
-                "choose a smaller window"
+                f"{{opt:window}} {window} with tables of {k} is too wide a search to bound; "
+                "choose a smaller window",
+                "seat.window",
             )
         note = f"tables of {k} are too large for the repeat-avoiding search: the snake kept"
     elif avoid_repeats and history is not None and len(players):
@@ -219,7 +220,7 @@ def _filled(
     if fill == "bye":
         byes = choose_byes(players, len(players) % k, byes_so_far, newcomers)
         return [p for p in players if p not in byes], byes
-    raise UsageError(f"fill must be 'robot' or 'bye', not {fill!r}")
+    raise UsageError(f"fill must be 'robot' or 'bye', not {fill!r}", "seat.fill")
 
 
 def _tables_avoiding_repeats(

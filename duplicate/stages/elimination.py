@@ -207,6 +207,7 @@ def _played_after_out(hand: Hand, state: dict[str, PlayerState], source: str) ->
             (seat.row,),
             "player",
             "an eliminated player plays no further hand; correct the player or the hand",
+            code="stage.played-after-out",
         )
         for seat in hand.seats
         if state[seat.player].out_index is not None
@@ -328,7 +329,8 @@ def sitting_problems(log: HandLog, hands: list[Hand], ass_hands: int) -> list[Pr
                     f"(hands {', '.join(repr(h.hand) for h in run)})",
                     rows,
                     "table",
-                    f"ASS re-tables after {ass_hands} hands; check the log or --ass",
+                    f"ASS re-tables after {ass_hands} hands; check the log or {{opt:ass_hands}}",
+                    code="stage.sitting-too-long",
                 )
             )
 

@@ -58,7 +58,8 @@ def final_standings(
                     f"player {p.player!r} plays {p.hands} hands, "
                     f"more than the {hands} of the final",
                     column="player",
-                    hint="check the log, or give the final's number of hands with --hands",
+                    hint="check the log, or give the final's number of hands ({opt:hands})",
+                    code="final.too-many-hands",
                 )
                 for p in sorted(over, key=lambda p: p.player)
             ]
@@ -68,7 +69,8 @@ def final_standings(
         if abs(player.total) >= 2**62:
             raise OutOfRange(
                 f"player {player.player!r}'s total passes 2**62 points and cannot be held "
-                "exactly; check the scores, the base and the carried points"
+                "exactly; check the scores, the base and the carried points",
+                "number.out-of-range",
             )
     criteria = [
         # Players short of the hands come last, with no place.
@@ -122,6 +124,7 @@ def carried_points(table: pd.DataFrame, source: str) -> dict[str, int]:
                     source,
                     "needs the columns player and carried",
                     hint="give the elimination output",
+                    code="column.missing",
                 )
             ]
         )
@@ -140,7 +143,12 @@ def carried_points(table: pd.DataFrame, source: str) -> dict[str, int]:
         if not text.lstrip("-").isascii() or not text.lstrip("-").isdigit() or len(text) > 13:
             problems.append(
                 Problem(
-                    source, f"{text!r} is not a whole number of points", (i + 2,), "carried", ""
+                    source,
+                    f"{text!r} is not a whole number of points",
+                    (i + 2,),
+                    "carried",
+                    "write the points carried as a whole number",
+                    code="cell.not-a-whole-number",
                 )
             )
             continue

@@ -56,14 +56,27 @@ def parse_hand_log(raw: pd.DataFrame, source: str, first_row: int = 2) -> HandLo
     problems: list[Problem] = []
     text = {name: _text(raw[columns[name]]) for name in ("hand", "table", "seat", "player")}
     for name, values in text.items():
-        _flag(problems, source, rows, values == "", name, "empty", f"every row needs a {name}")
+        empty = values == ""
+        _flag(
+            problems,
+            source,
+            rows,
+            empty,
+            name,
+            "empty",
+            f"every row needs a {name}",
+            code="cell.empty",
+        )
     held = decimal_units(raw[columns["score"]])
     bad = held.bad | (held.scale > 0) & (held.units % 10**held.scale != 0)
     scores = held.units // 10**held.scale
     bad |= np.abs(scores) > MAX_SCORE
     whole = f"is not a whole game score from -{MAX_SCORE} to {MAX_SCORE}"
     hint = "write the hand's score"
-    _flag(problems, source, rows, bad, "score", whole, hint, raw[columns["score"]], refusal)
+    cells = raw[columns["score"]]
+    _flag(
+        problems, source, rows, bad, "score", whole, hint, cells, refusal, code="cell.not-a-score"
+    )
     minutes = _minutes(raw, columns, source, rows, problems)
     if problems:
         raise InvalidData(problems)
@@ -92,11 +105,12 @@ def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
     losers, a player in two hands ending at the same minute."""
     problems: list[Problem] = []
 
-    def each(mask: pd.Series, keys: list[str], message: str, hint: str) -> None:
+    def each(mask: pd.Series, keys: list[str], message: str, hint: str, *, code: str) -> None:
         for key, group in frame[mask.to_numpy()].groupby(keys, sort=True):
             label = key if isinstance(key, tuple) else (key,)
             shown = message.format(*label)
-            problems.append(Problem(source, shown, tuple(int(r) for r in group["row"]), None, hint))
+            rows = tuple(int(r) for r in group["row"])
+            problems.append(Problem(source, shown, rows, None, hint, code=code))
 
     by_hand = frame.groupby("hand", sort=False)
     each(
@@ -104,18 +118,21 @@ def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
         ["hand"],
         "hand {0!r} is played at more than one table",
         "a hand is one table's; correct the table or the hand",
+        code="hands.two-tables",
     )
     each(
         by_hand["minute"].transform("nunique") > 1,
         ["hand"],
         "hand {0!r} ends at more than one time",
         "every row of a hand has the minute it ended",
+        code="hands.two-times",
     )
     each(
         frame.duplicated(["hand", "player"], keep=False),
         ["hand", "player"],
         "player {1!r} appears twice in hand {0!r}",
         "keep one row per player per hand",
+        code="hands.player-twice",
     )
     each(
         frame.duplicated(["hand", "seat"], keep=False)
@@ -123,6 +140,7 @@ def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
         ["hand", "seat"],
         "seat {1!r} holds two players in hand {0!r}",
         "each seat holds one player",
+        code="hands.seat-shared",
     )
     total = by_hand["score"].transform("sum")
     each(
@@ -130,6 +148,7 @@ def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
         ["hand"],
         "hand {0!r} does not sum to 0",
         "a hand's scores are what its players win and lose: correct a score",
+        code="hands.not-zero",
     )
     winners = (frame["score"] > 0).groupby(frame["hand"], sort=False).transform("sum")
     losers = (frame["score"] < 0).groupby(frame["hand"], sort=False).transform("sum")
@@ -137,7 +156,8 @@ def hand_problems(frame: pd.DataFrame, source: str) -> list[Problem]:
         (winners > 1) & (losers > 1) & (total == 0),
         ["hand"],
         "hand {0!r} has several winners and several losers",
-        "payments are settled with one winner or one loser (SCORING.md 8.1)",
+        "payments are settled with one winner or one loser (docs/scoring.md, stage formats)",
+        code="hands.many-winners-and-losers",
     )
     return problems + _at_one_minute(frame, source)
 
@@ -155,6 +175,7 @@ def _at_one_minute(frame: pd.DataFrame, source: str) -> list[Problem]:
             tuple(int(r) for r in group["row"]),
             "player",
             "a player plays one hand at a time; correct the minute or the player",
+            code="hands.two-at-once",
         )
         for player, group in clash.groupby("player", sort=True)
     ]
@@ -193,7 +214,14 @@ def _columns(raw: pd.DataFrame, source: str) -> dict[str, str]:
         if name is not None:
             if name in found:
                 raise InvalidData(
-                    [Problem(source, f"columns {found[name]!r} and {header!r} both mean '{name}'")]
+                    [
+                        Problem(
+                            source,
+                            f"columns {found[name]!r} and {header!r} both mean '{name}'",
+                            hint="keep one of them",
+                            code="column.repeated",
+                        )
+                    ]
                 )
             found[name] = str(header)
     missing = [name for name in REQUIRED if name not in found]
@@ -208,11 +236,21 @@ def _columns(raw: pd.DataFrame, source: str) -> dict[str, str]:
                     f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
                     f"(columns found: {have})",
                     hint="a hand log needs hand, table, seat, player, score and minute",
+                    code="column.missing",
                 )
             ]
         )
     if len(raw) == 0:
-        raise InvalidData([Problem(source, "has no hands", hint="add one row per player per hand")])
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    "has no hands",
+                    hint="add one row per player per hand",
+                    code="input.empty",
+                )
+            ]
+        )
     return found
 
 
@@ -236,6 +274,7 @@ def _minutes(
             "is not a minute >= 0",
             "give the minute the hand ended",
             raw[columns["minute"]],
+            code="cell.not-a-minute",
         )
         return [Fraction(int(u), 10**held.scale) for u in held.units]
     cells = raw[columns["finished_at"]]
@@ -249,6 +288,7 @@ def _minutes(
         "is not a date and time",
         "write it as 2026-05-01T20:15:00+08:00",
         cells,
+        code="cell.not-a-time",
     )
     if stamps.isna().any():
         return [Fraction(0)] * len(raw)
@@ -268,6 +308,8 @@ def _flag(
     hint: str,
     cells: pd.Series | None = None,
     why: Callable[[object], str | None] = lambda value: None,
+    *,
+    code: str,
 ) -> None:
     """A problem for each bad cell (the first MAX_LISTED; then one counting the rest),
     shown as written with `why` it is bad when it says, else `what`."""
@@ -275,11 +317,18 @@ def _flag(
     for i in at[:MAX_LISTED]:
         value = None if cells is None else cells.iloc[i]
         shown = "empty" if cells is None else f"{value!r} {why(value) or what}"
-        problems.append(Problem(source, shown, (int(rows[i]),), column, hint))
+        problems.append(Problem(source, shown, (int(rows[i]),), column, hint, code=code))
     if len(at) > MAX_LISTED:
         rest = len(at) - MAX_LISTED
         problems.append(
-            Problem(source, f"{rest} more cells like these", column=column, hint=hint, count=rest)
+            Problem(
+                source,
+                f"{rest} more cells like these",
+                column=column,
+                hint=hint,
+                count=rest,
+                code=code,
+            )
         )
 
 

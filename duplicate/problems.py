@@ -1,0 +1,574 @@
+"""The catalog of problems: every code a message carries, what it means, how to fix it.
+
+A problem found in an input (duplicate.errors.Problem) and an error a command stops
+on (UsageError, InputOutputError ...) carry one of these codes: stable across
+releases, so that scripts and tests can test the code, not the wording, and a reader
+can look it up in docs/problems.md (written from this catalog).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of problem."""
+
+    code: str
+    meaning: str
+    fix: str
+
+
+KINDS: tuple[Kind, ...] = (
+    # -- reading a file -------------------------------------------------------------------
+    Kind("input.empty", "The file holds no rows.", "Give the file with its rows."),
+    Kind(
+        "input.blank-rows",
+        "Rows with every cell empty were left out (a warning: spreadsheets leave them "
+        "after deleted rows).",
+        "Nothing to do, unless the rows were meant to hold results.",
+    ),
+    Kind(
+        "input.unused-column",
+        "A column that no rule reads (a warning: a misspelled header reads as no column).",
+        "Correct the header, or name a note column 备注 or note.",
+    ),
+    # -- columns --------------------------------------------------------------------------
+    Kind(
+        "column.missing",
+        "A column the file needs is not there (its header may be misspelled).",
+        "Add the column, or correct its header; the message lists the columns found.",
+    ),
+    Kind(
+        "column.repeated",
+        "Two columns mean the same thing (say, score and 得分).",
+        "Keep one of them.",
+    ),
+    # -- cells ----------------------------------------------------------------------------
+    Kind("cell.empty", "A cell that every row needs is empty.", "Fill it in."),
+    Kind(
+        "cell.not-a-score",
+        "A score cell does not hold a score (by the number grammar: digits, a sign, a "
+        "point; no exponent, no thousands separator).",
+        "Write the score as a number such as 12 or -3.5.",
+    ),
+    Kind(
+        "cell.not-a-whole-number",
+        "A cell that counts something does not hold a whole number.",
+        "Write a whole number such as 120.",
+    ),
+    Kind(
+        "cell.not-a-minute",
+        "A hand's minute is not a number of minutes >= 0.",
+        "Give the minute the hand ended, since the stage began.",
+    ),
+    Kind(
+        "cell.not-a-time",
+        "A hand's finished_at is not a date and time.",
+        "Write it as 2026-05-01T20:15:00+08:00.",
+    ),
+    # -- an event folder ------------------------------------------------------------------
+    Kind(
+        "event.bad-description",
+        "The event folder's event.toml cannot be read as an event's description.",
+        "Make the folder with `duplicate event init`; do not edit event.toml by hand.",
+    ),
+    Kind("event.bad-date", "The event's date is not a date.", "Give it as YYYY-MM-DD."),
+    Kind(
+        "event.bad-table-size",
+        "The event's table size is not 2 to 8 players.",
+        "Give the players at a table.",
+    ),
+    Kind(
+        "event.folder-in-use",
+        "The folder to make an event in holds files already.",
+        "Give a new or empty folder.",
+    ),
+    Kind(
+        "event.file-exists",
+        "A file the event would make exists already.",
+        "Give a new or empty folder.",
+    ),
+    Kind(
+        "event.no-round",
+        "An upload has no round column and no round was given.",
+        "Give the round (`--round N`), or add the round column.",
+    ),
+    Kind(
+        "event.several-rounds",
+        "An upload holds more than one round.",
+        "Upload each round on its own.",
+    ),
+    Kind(
+        "event.round-mismatch",
+        "The round given differs from the round the upload holds.",
+        "Give the upload's own round, or correct its round column.",
+    ),
+    Kind(
+        "event.round-exists",
+        "The round is in the event already.",
+        "To store a corrected upload, replace it (the earlier one is kept).",
+    ),
+    Kind(
+        "event.columns-differ",
+        "An upload has other columns than the event's rounds.",
+        "Give every round the same columns.",
+    ),
+    Kind(
+        "event.adjustments-exist",
+        "The event holds adjustments already.",
+        "To store corrected ones, replace them (the earlier ones are kept).",
+    ),
+    Kind(
+        "event.no-results",
+        "The command needs results, and the source holds none (a hand log, or an "
+        "event with no round yet).",
+        "Give a results file, or add a round to the event first.",
+    ),
+    Kind(
+        "event.no-hands",
+        "The command needs a stage's hand log, and the source is not one.",
+        "Give a hand log: hand, table, seat, player, score, minute.",
+    ),
+    # -- players and partners -------------------------------------------------------------
+    Kind(
+        "players.unknown-status",
+        "A players file gives a status other than active or withdrawn.",
+        "Use active or withdrawn (在赛, 退赛).",
+    ),
+    Kind("players.repeated", "A player is listed twice.", "List each player once."),
+    Kind(
+        "players.unregistered",
+        "A player of an upload is not in the event's players file (often a misspelling).",
+        "Correct the name (the message suggests the closest), or register the player.",
+    ),
+    Kind(
+        "player.unknown",
+        "No player of the event has this id or name.",
+        "Give the player's id as the results write it, or their registered name.",
+    ),
+    Kind(
+        "player.ambiguous",
+        "Several registered players have this name.",
+        "Give the player's id.",
+    ),
+    Kind(
+        "player.several-sections",
+        "The player id is used in several sections.",
+        "Give the section too.",
+    ),
+    Kind(
+        "partners.own-partner",
+        "A partners file pairs a player with themselves.",
+        "Give each player their partner.",
+    ),
+    Kind(
+        "partners.several",
+        "A player has more than one partner in the partners file.",
+        "Give each player one partner.",
+    ),
+    Kind(
+        "partners.missing",
+        "A player to seat has no partner in the partners file.",
+        "Add the pair to the partners file.",
+    ),
+    Kind(
+        "partners.half-seated",
+        "One partner is in the round's field and the other is not.",
+        "Seat both partners, or neither.",
+    ),
+    # -- seating --------------------------------------------------------------------------
+    Kind(
+        "seating.no-table",
+        "The results have no table column to compare with a published seating.",
+        "Add the table of every result.",
+    ),
+    Kind(
+        "seating.not-seated",
+        "A player played a round the published seating does not seat them in.",
+        "Check the player's id, or the published seating.",
+    ),
+    Kind(
+        "seating.no-results",
+        "A player seated in the published seating has no result in that round.",
+        "Add the missing results, or correct the seating.",
+    ),
+    Kind(
+        "seating.moved-from-published",
+        "A player played at another table or seat than the published seating gave.",
+        "Correct the table or seat of the results, or the seating.",
+    ),
+    Kind(
+        "seating.robot-seat",
+        "The seat given to the players of a table against robots does not exist.",
+        "Give a seat from 0 to the table size less 1.",
+    ),
+    Kind(
+        "seat.table-size",
+        "A table of fewer than 2 seats, or of more than 8 without forcing it.",
+        "Give the seats per table (4 Big Two, 3 Dou Dizhu); force larger tables.",
+    ),
+    Kind("seat.order", "An unknown seating order.", "Use snake or straight."),
+    Kind("seat.fill", "An unknown way to complete the last table.", "Use robot or bye."),
+    Kind(
+        "seat.window",
+        "A rematch window of fewer than 2 ranks, or too wide a search to bound.",
+        "Give a window of 2 or more ranks, smaller for large tables.",
+    ),
+    Kind(
+        "seat.keep",
+        "A cut that keeps fewer than 1 player, or a cut at round 1.",
+        "Keep the first N >= 1 of the standings after a round.",
+    ),
+    Kind(
+        "seat.drawn",
+        "Round 1 is drawn from the players, and results were given.",
+        "Give the players file and a seed, and no results.",
+    ),
+    Kind(
+        "seat.no-seed",
+        "Round 1 is drawn at random and no seed was given.",
+        "Give a seed, so that the draw can be repeated.",
+    ),
+    Kind(
+        "seat.no-players",
+        "The seating needs the players file (round 1, or registration order).",
+        "Give the players file.",
+    ),
+    Kind(
+        "seat.no-results",
+        "Nothing to seat from: no results, and no round 1 to draw.",
+        "Give the results so far, or draw round 1.",
+    ),
+    Kind(
+        "seat.round",
+        "A round was given for a seating after round 1 (later rounds follow the results).",
+        "Give a round only to draw round 1.",
+    ),
+    Kind(
+        "seat.sections",
+        "A players file was given for results of several sections.",
+        "Seat each section's results apart.",
+    ),
+    Kind(
+        "seat.partners-and-robots",
+        "A pairs event was asked to play against robots.",
+        "Give partners, or play against robots, not both.",
+    ),
+    Kind(
+        "seat.partners-table",
+        "Partners sit opposite each other at tables of 4; another table size was given.",
+        "Seat pairs at tables of 4.",
+    ),
+    # -- scoring --------------------------------------------------------------------------
+    Kind(
+        "scoring.nothing-compared",
+        "Every comparison group holds one result, so every MP% is 50 (a warning: the "
+        "mark of a movement whose deals are played in several rounds).",
+        "If a deal is played in several rounds, set the deal scope to event.",
+    ),
+    Kind(
+        "number.out-of-range",
+        "A total would pass what is held exactly; it is refused, never wrapped or rounded.",
+        "Check the input for values far too large.",
+    ),
+    # -- game scores and games ------------------------------------------------------------
+    Kind(
+        "raw.bad-cell",
+        "A raw outcome cell holds a value the game does not allow.",
+        "Correct the cell by the game's rules (the message says what it takes).",
+    ),
+    Kind(
+        "raw.table-inconsistent",
+        "A table's raw outcomes on a deal do not agree (say, two landlords).",
+        "Correct the table's rows by the game's rules.",
+    ),
+    Kind(
+        "raw.unknown-column",
+        "A column of a raw outcomes file that neither the results nor the game read (a "
+        "misspelled optional column would count as absent).",
+        "Correct the header, or name a note column 备注.",
+    ),
+    Kind(
+        "raw.score-differs",
+        "A score in the raw file differs from the score its raw outcomes give.",
+        "Correct the score, or the raw columns.",
+    ),
+    Kind("game.unknown", "An unknown game.", "Use big2, doudizhu, paohuzi (or other)."),
+    Kind(
+        "game.no-scorer",
+        "The game's scores are not computed from raw outcomes.",
+        "Use big2, doudizhu or paohuzi.",
+    ),
+    Kind(
+        "games.bad-cell",
+        "A cell of a points race's games file holds a value the scheme does not know.",
+        "Correct the cell (see the scheme's outcomes).",
+    ),
+    Kind("scheme.unknown", "An unknown points scheme.", "Name a preset, or give a TOML file."),
+    Kind("scheme.unreadable", "The scheme file cannot be read.", "Give a readable TOML file."),
+    Kind(
+        "scheme.bad-points",
+        "The scheme file has no [points] table of outcome = whole number.",
+        "Write it as [points] then win = 3, draw = 1 ...",
+    ),
+    # -- stages ---------------------------------------------------------------------------
+    Kind(
+        "hands.two-tables",
+        "A hand is played at more than one table.",
+        "Correct the table or the hand.",
+    ),
+    Kind(
+        "hands.two-times",
+        "The rows of a hand give different end times.",
+        "Give every row of a hand the minute it ended.",
+    ),
+    Kind(
+        "hands.player-twice",
+        "A player appears twice in a hand.",
+        "Keep one row per player per hand.",
+    ),
+    Kind("hands.seat-shared", "A seat holds two players in a hand.", "Correct the seat."),
+    Kind(
+        "hands.not-zero",
+        "A hand's scores do not add up to 0.",
+        "Correct a score: they are what the players win and lose.",
+    ),
+    Kind(
+        "hands.many-winners-and-losers",
+        "A hand has several winners and several losers: it cannot be settled pairwise.",
+        "Check the scores; a hand has one winner or one loser.",
+    ),
+    Kind(
+        "hands.two-at-once",
+        "A player is in two hands ending at the same minute.",
+        "Correct the minute or the player.",
+    ),
+    Kind(
+        "stage.played-after-out",
+        "An eliminated player plays a later hand.",
+        "Correct the player or the hand.",
+    ),
+    Kind(
+        "stage.sitting-too-long",
+        "A table plays more hands in a row with the same players than ASS allows.",
+        "Check the log, or the hands a table may play.",
+    ),
+    Kind(
+        "final.too-many-hands",
+        "A finalist plays more hands than the final has.",
+        "Check the log, or give the final's number of hands.",
+    ),
+    Kind("final.no-hands", "A final of fewer than 1 hand.", "Give the hands every finalist plays."),
+    # -- bridge sessions ------------------------------------------------------------------
+    Kind(
+        "session.no-results",
+        "The session file holds no results (no travellers, no results table).",
+        "Export the session with its travellers.",
+    ),
+    Kind(
+        "session.bad-line",
+        "A line of a PBN file cannot be read (not a tag pair, or a results line of the "
+        "wrong length).",
+        "Export the file again; quote values that hold spaces.",
+    ),
+    Kind(
+        "session.no-board",
+        "A PBN result comes before any board.",
+        'Give the board first: [Board "1"].',
+    ),
+    Kind(
+        "session.not-xml",
+        "A USEBIO file is not well-formed XML.",
+        "Export the file again; an edited file keeps every tag closed.",
+    ),
+    Kind("session.not-usebio", "The XML file is not USEBIO.", "Give a USEBIO results file."),
+    Kind(
+        "session.missing-element",
+        "A USEBIO element lacks a part it needs (a pair number, a score).",
+        "Export the file again with every traveller complete.",
+    ),
+    Kind(
+        "session.pair-twice",
+        "A pair plays a board more than once.",
+        "Correct the pair numbers; in a Mitchell numbered 1.. both ways, rank two winners.",
+    ),
+    Kind(
+        "session.too-large",
+        "The session file is larger than a session file is read to.",
+        "Split the event into sessions.",
+    ),
+    Kind(
+        "import.round",
+        "A session's round below 1.",
+        "Give the round this session is, from 1.",
+    ),
+    # -- published files, manifests -------------------------------------------------------
+    Kind(
+        "published.no-player",
+        "The published standings have no player column.",
+        "Give a file written by `duplicate standings`.",
+    ),
+    Kind(
+        "manifest.unreadable",
+        "The manifest cannot be read as JSON.",
+        "Give a manifest written by --manifest.",
+    ),
+    Kind(
+        "manifest.not-a-manifest",
+        "The JSON file is not a run manifest of this program.",
+        "Give a manifest written by --manifest.",
+    ),
+    # -- rules and options ----------------------------------------------------------------
+    Kind(
+        "rules.unreadable",
+        "The rules file cannot be read.",
+        "Give a readable rules file (see `duplicate rules`).",
+    ),
+    Kind(
+        "rules.not-toml",
+        "The rules file is not valid TOML in UTF-8.",
+        "Save it as UTF-8 TOML; `duplicate rules` writes one to start from.",
+    ),
+    Kind(
+        "rules.unknown-setting",
+        "A rules file names a setting this program does not know (often a misspelling).",
+        "Use the settings `duplicate rules` writes.",
+    ),
+    Kind(
+        "rules.bad-value",
+        "A rules setting has a value it cannot take.",
+        "Give one of the values the message lists.",
+    ),
+    Kind(
+        "rules.conflict",
+        "Two rules settings do not go together (say, Neuberg factoring with standard "
+        "points).",
+        "Change one of them.",
+    ),
+    Kind(
+        "rules.too-large",
+        "Rank points so large that totals could not be held exactly.",
+        "Choose a smaller rank-point base.",
+    ),
+    Kind(
+        "option.unknown",
+        "A setting this program does not know (a misspelled keyword).",
+        "Use one of the settings the message lists.",
+    ),
+    Kind(
+        "option.bad-choice",
+        "A setting's value is not one of its choices.",
+        "Give one of the choices the message lists.",
+    ),
+    Kind(
+        "option.bad-number",
+        "A number setting is not a number by the number grammar.",
+        "Write it plainly: 10000, 0.7.",
+    ),
+    Kind(
+        "option.bad-schedule",
+        "A base schedule is not minute:base pairs from minute 0, both growing.",
+        "Write it as 0:100,4:200,8:400.",
+    ),
+    Kind("option.bad-value", "A setting's value cannot be used.", "See the message."),
+    Kind(
+        "option.conflict",
+        "Two options do not go together.",
+        "Give one of them.",
+    ),
+    Kind(
+        "dask.local-only",
+        "What was asked runs on the local engine only (factoring, averages, weighted "
+        "scores).",
+        "Run on the local engine.",
+    ),
+    # -- what an error without a more precise code is -------------------------------------
+    Kind("usage", "Options or rules that cannot be used.", "See the message."),
+    Kind("io", "A file or stream that cannot be read or written.", "See the message."),
+    # -- output ---------------------------------------------------------------------------
+    Kind("output.not-pdf", "Printed cards are written to a .pdf file.", "Give a .pdf file."),
+    Kind(
+        "output.stdout",
+        "A library call asked to write to standard output.",
+        "Give a file; '-' is for the command line.",
+    ),
+    Kind(
+        "io.stdout",
+        "Standard output is closed, or cannot be written.",
+        "Write to a file with -o.",
+    ),
+    Kind(
+        "print.no-event",
+        "Printed cards come from an event folder, and the source is not one.",
+        "Give the event folder.",
+    ),
+    Kind(
+        "print.no-seating",
+        "The event folder holds no published seating of the round asked for.",
+        "Publish the seating into the folder's seatings/ first.",
+    ),
+)
+
+CATALOG: dict[str, Kind] = {kind.code: kind for kind in KINDS}
+
+
+def kind_of(code: str) -> Kind | None:
+    """The catalog's entry for `code`."""
+    return CATALOG.get(code)
+
+
+FAMILIES = {
+    "input": "Reading a file",
+    "column": "Columns",
+    "cell": "Cells",
+    "event": "An event folder",
+    "players": "Players and partners",
+    "player": "Players and partners",
+    "partners": "Players and partners",
+    "seating": "Seating",
+    "seat": "Seating",
+    "scoring": "Scoring",
+    "number": "Scoring",
+    "raw": "Game scores and points races",
+    "game": "Game scores and points races",
+    "games": "Game scores and points races",
+    "scheme": "Game scores and points races",
+    "hands": "Stage formats",
+    "stage": "Stage formats",
+    "final": "Stage formats",
+    "session": "Bridge sessions",
+    "import": "Bridge sessions",
+    "published": "Audits",
+    "manifest": "Audits",
+    "rules": "Rules and options",
+    "option": "Rules and options",
+    "dask": "Rules and options",
+    "usage": "Rules and options",
+    "output": "Output",
+    "io": "Output",
+    "print": "Output",
+}
+
+
+def catalog_markdown() -> str:
+    """docs/problems.md: every code, what it means and how to fix it, by family."""
+    lines = [
+        "# Problems",
+        "",
+        "Every problem a command reports carries a code: `error[cell.not-a-score]: ...`,",
+        "`warning[input.blank-rows]: ...`, and `validate --format json` lists each with its",
+        "code, rows and column. Codes are stable: scripts may test them. This page is",
+        "written from the catalog in the code (`duplicate/problems.py`, `make docs`).",
+        "",
+    ]
+    sections: dict[str, list[Kind]] = {}
+    for kind in KINDS:
+        family = FAMILIES[kind.code.split(".", 1)[0]]
+        sections.setdefault(family, []).append(kind)
+    for family, kinds in sections.items():
+        lines += [f"## {family}", "", "| code | what it means | what to do |", "|---|---|---|"]
+        lines += [f"| `{k.code}` | {k.meaning} | {k.fix} |" for k in kinds]
+        lines.append("")
+    return "\n".join(lines)

@@ -69,9 +69,7 @@ def test_every_code_used_is_in_the_catalog() -> None:
 
 def test_every_code_in_the_catalog_is_used() -> None:
     source = "\n".join(
-        p.read_text(encoding="utf-8")
-        for p in PACKAGE.rglob("*.py")
-        if p.name != "problems.py"
+        p.read_text(encoding="utf-8") for p in PACKAGE.rglob("*.py") if p.name != "problems.py"
     )
     unused = [code for code in CATALOG if f'"{code}"' not in source]
     assert unused == []
@@ -89,7 +87,7 @@ def test_no_library_message_names_a_flag() -> None:
         if "cli" in path.relative_to(PACKAGE).parts:
             continue
         for part in ast.walk(node):
-            if isinstance(part, ast.Constant) and isinstance(part.value, str):
-                if re.search(r"(^|[\s(`])--[a-z]", part.value):
-                    flagged.append(f"{path.relative_to(ROOT)}:{node.lineno}: {part.value!r}")
+            text = part.value if isinstance(part, ast.Constant) else None
+            if isinstance(text, str) and re.search(r"(^|[\s(`])--[a-z]", text):
+                flagged.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text!r}")
     assert flagged == []

@@ -116,11 +116,19 @@ class InvalidData(DuplicateError):
 
 
 def listed_problems(
-    problems: list[Problem], limit: int = MAX_LISTED, namer: Namer = keyword
+    problems: list[Problem],
+    limit: int = MAX_LISTED,
+    namer: Namer = keyword,
+    label: str = "",
 ) -> list[str]:
-    """The lines that report `problems`: the first `limit` in full (each with its code),
-    then one line per kind of the rest (its code, file and column), with how many."""
-    lines = [f"[{p.code}] {p.text(namer)}" if p.code else p.text(namer) for p in problems[:limit]]
+    """The lines that report `problems`: the first `limit` in full, then one line per
+    kind of the rest (its code, file and column), with how many. Each line starts with
+    `label` and the problem's code: `error[cell.not-a-score]: ...`."""
+
+    def line(code: str, text: str) -> str:
+        return f"{label}[{code}]: {text}" if code else (f"{label}: {text}" if label else text)
+
+    lines = [line(p.code, p.text(namer)) for p in problems[:limit]]
     rest: dict[tuple[str, str, str | None], tuple[int, str]] = {}
     for problem in problems[limit:]:
         kind = (problem.code, problem.source, problem.column)
@@ -130,7 +138,7 @@ def listed_problems(
         where = f", column '{column}'" if column is not None else ""
         text = f"{source}{where}: {count} more problem{'s' if count != 1 else ''} of this kind"
         text = f"{text}; {render(hint, namer)}" if hint else text
-        lines.append(f"[{code}] {text}" if code else text)
+        lines.append(line(code, text))
     return lines
 
 

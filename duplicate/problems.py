@@ -443,8 +443,7 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind(
         "rules.conflict",
-        "Two rules settings do not go together (say, Neuberg factoring with standard "
-        "points).",
+        "Two rules settings do not go together (say, Neuberg factoring with standard points).",
         "Change one of them.",
     ),
     Kind(
@@ -480,8 +479,7 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind(
         "dask.local-only",
-        "What was asked runs on the local engine only (factoring, averages, weighted "
-        "scores).",
+        "What was asked runs on the local engine only (factoring, averages, weighted scores).",
         "Run on the local engine.",
     ),
     # -- what an error without a more precise code is -------------------------------------

@@ -44,7 +44,7 @@ def print_event(
     from duplicate.actions.standings import standings
     from duplicate.io.event import is_event
     from duplicate.io.read import read_raw
-    from duplicate.report import printed
+    from duplicate.render import printed
 
     folder = source.folder if isinstance(source, Event) else source
     if not isinstance(folder, str) or not is_event(folder):

@@ -46,8 +46,8 @@ def report(
     from dataclasses import replace
 
     from duplicate.output import with_names
-    from duplicate.report.data import report_data
-    from duplicate.report.pages import build_site
+    from duplicate.render.data import report_data
+    from duplicate.render.pages import build_site
 
     event = event_of(source, rules, adjustments=adjustments, **settings)
     results = event.needs_results("report")
@@ -61,7 +61,7 @@ def report(
 def stage_report(stage: StageTable, lang: Language = "en") -> Site:
     """A stage as a web site: its standings, the eliminations hand by hand, and each
     player's chips after every hand."""
-    from duplicate.report.stage_pages import stage_site
+    from duplicate.render.stage_pages import stage_site
     from duplicate.stages.elimination import Stage
 
     assert stage.ledger is not None

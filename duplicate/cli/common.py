@@ -137,8 +137,8 @@ def load(
 
 def say_warnings(problems: Sequence[Problem]) -> None:
     """Warnings on standard error, each with its code (the exit status is not changed)."""
-    for line in listed_problems(list(problems), namer=flag_named):
-        stderr.print(f"warning{line}" if line.startswith("[") else f"warning: {line}")
+    for line in listed_problems(list(problems), namer=flag_named, label="warning"):
+        stderr.print(line)
 
 
 def working(message: str, console: Console | None = None) -> AbstractContextManager[object]:
@@ -270,8 +270,8 @@ def reporting() -> Iterator[None]:
         if _state["debug"]:
             traceback.print_exc(file=sys.stderr)
         if isinstance(exc, InvalidData):
-            for line in listed_problems(exc.problems, namer=flag_named):
-                stderr.print(f"error{line}" if line.startswith("[") else f"error: {line}")
+            for line in listed_problems(exc.problems, namer=flag_named, label="error"):
+                stderr.print(line)
             count = sum(p.count for p in exc.problems)
             stderr.print(
                 f"{count} problem{'s' if count != 1 else ''} found; nothing was written.",

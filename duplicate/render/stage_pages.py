@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from duplicate.report.pages import Pages, line_chart, text
+from duplicate.render.pages import Pages, line_chart, text
 from duplicate.stages.elimination import STANDINGS_COLUMNS, Stage
 
 LEDGER_FIELDS = ["hand", "minute", "base", "payer", "payee", "owed", "paid", "cap"]

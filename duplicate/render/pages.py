@@ -8,8 +8,8 @@ from typing import Any
 import pandas as pd
 
 from duplicate import __version__
-from duplicate.report.data import ReportData
-from duplicate.report.labels import LABELS
+from duplicate.render.data import ReportData
+from duplicate.render.labels import LABELS
 from duplicate.scoring.score_table import PLAYER_DEAL_COLUMNS
 
 STYLE = """
@@ -145,8 +145,12 @@ class Site(Pages):
         # The standings' own columns, in their order; rank points only where they count.
         self.standings_fields = [c for c in self.standings.columns if c != "section"]
         by_percentage = "percentage" in data.standings.columns
+        named = ["player", "name"] if "name" in data.scores.columns else ["player"]
         self.traveller_fields = [
-            f for f in TRAVELLER_FIELDS if not (by_percentage and f in RANK_POINT_FIELDS)
+            g
+            for f in TRAVELLER_FIELDS
+            if not (by_percentage and f in RANK_POINT_FIELDS)
+            for g in (named if f == "player" else [f])
         ]
         self.player_deal_fields = [
             f for f in PLAYER_DEAL_FIELDS if not (by_percentage and f in RANK_POINT_FIELDS)
@@ -243,7 +247,9 @@ class Site(Pages):
         body = (
             f"{summary}<h2>{self.t['place_by_round']}</h2>{chart}<h2>{self.t['deals']}</h2>{deals}"
         )
-        return self.page(f"{self.t['player']} {player}", body, 1)
+        name = me["name"].iloc[0] if "name" in me.columns and len(me) else ""
+        shown = f"{player} {name}" if name and name != player else player
+        return self.page(f"{self.t['player']} {shown}", body, 1)
 
     def rules(self) -> str:
         rules = self.data.rules

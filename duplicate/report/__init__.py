@@ -1,1 +1,0 @@
-"""A static, self-contained web report of an event (no network at view time)."""

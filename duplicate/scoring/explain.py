@@ -295,7 +295,7 @@ def _add_weighted_parts(
             & (section_rows["player_text"] != detail["player"])
             & (section_rows["n"] >= 0)
         )
-        if rules.deal_scope == "round":
+        if not rules.scope.spans_rounds:
             same &= section_rows["round"] == deal["round"]
         others = [Fraction(int(u)) * score_unit for u in section_rows.loc[same, "score_units"]]
         deal["parts"] = []

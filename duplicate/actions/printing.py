@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from duplicate.actions.common import event_of
@@ -47,7 +48,7 @@ def print_event(
     from duplicate.render import printed
 
     folder = source.folder if isinstance(source, Event) else source
-    if not isinstance(folder, str) or not is_event(folder):
+    if not isinstance(folder, str | Path) or not is_event(folder):
         raise UsageError(
             f"{source} is not an event folder (see `duplicate event init`)", "print.no-event"
         )

@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@settings_options("scoring", "source", "output", skip=("output",))
+@settings_options("scoring", "source", "output")
 def verify(
     source: SourceArg,
     published: Annotated[

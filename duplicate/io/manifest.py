@@ -147,10 +147,12 @@ def current_sha256(path: str) -> str:
     if not target.exists():
         return "(missing)"
     if target.is_dir() and (target / "index.html").exists():
+        from duplicate.io.write import REPORT_MARKER
+
         named = {
             str(f.relative_to(target)): hashlib.sha256(f.read_bytes()).hexdigest()
             for f in sorted(target.rglob("*"))
-            if f.is_file()
+            if f.is_file() and f.name != REPORT_MARKER
         }
         return hashlib.sha256(file_listing(named)).hexdigest()
     return sha256_of(path)

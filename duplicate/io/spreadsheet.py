@@ -13,6 +13,7 @@ the contents, and the rules on a second sheet. Excel holds at most 1,048,576 row
 
 from __future__ import annotations
 
+import datetime
 import io
 import zipfile
 from typing import Any
@@ -97,6 +98,9 @@ def _check_unpacked_size(data: bytes, source: str) -> None:
         )
 
 
+WORKBOOK_CREATED = datetime.datetime(2000, 1, 1)
+
+
 def xlsx_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
     """The table as a workbook: typed cells, a frozen bold header, fitted widths, and
     the rules on a sheet of their own."""
@@ -115,6 +119,9 @@ def xlsx_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
         "strings_to_urls": False,
     }
     with xlsxwriter.Workbook(buffer, options) as workbook:
+        # A fixed creation time (it is also the time of every part of the archive): the
+        # same table gives the same bytes on every run.
+        workbook.set_properties({"created": WORKBOOK_CREATED})
         sheet = workbook.add_worksheet(kind[:31] or "table")
         bold = workbook.add_format({"bold": True})
         sheet.write_row(0, 0, table.column_names, bold)

@@ -351,3 +351,23 @@ def test_a_bridge_session_is_read_as_a_session() -> None:
     assert isinstance(session, Session)
     assert len(session.table) > 0
     assert session.rules.method == "percentage"
+
+
+# -- outputs, their rules and the manifest go in together ---------------------------------
+
+
+def test_a_run_whose_manifest_cannot_be_written_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "standings.csv"
+    manifest = tmp_path / "no such folder" / "run.json"
+    code, _, err = run("standings", EVENT, "-o", out, "--manifest", manifest)
+    assert code == 3, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_run_whose_second_output_cannot_be_written_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "stage.csv"
+    ledger = tmp_path / "no such folder" / "ledger.csv"
+    code, _, err = run("elimination", STAGE, "-o", out, "--ledger", ledger, "--manifest",
+                       tmp_path / "run.json")  # fmt: skip
+    assert code == 3, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

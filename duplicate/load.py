@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from duplicate.errors import Problem, UsageError
 from duplicate.event import Event, Part, Player, Players
 from duplicate.limits import MAX_ROWS
-from duplicate.options import given
+from duplicate.options import RULES, given
 from duplicate.rules import Rules, load_rules
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def load_event(
     cannot be used, InputOutputError for a file that cannot be read.
     """
     objects = {k: settings.pop(k) for k in ("adjustments", "players") if _is_object(settings, k)}
-    values = given(settings, "scoring", "stage", "source")
+    values = given(settings, *RULES, "source")
     rule_settings = {k: v for k, v in values.items() if k not in _SOURCE_SETTINGS}
     read = _Reader(
         encoding=values.get("encoding"),

@@ -8,9 +8,9 @@ come from its declaration here; every command that uses a setting gets it from h
     >>> setting("tie_ranking").flag, setting("tie_ranking").toml
     ('--tie-ranking', 'tie_ranking')
 
-Groups: `scoring` and `stage` settings make the rules (duplicate.rules.Rules) and are
-written in every rules file; `source` settings say how an event is read; `output`
-settings say where and how a result is written.
+Groups: `scoring`, `game` (a game's own rules) and `stage` settings make the rules
+(duplicate.rules.Rules) and are written in every rules file; `source` settings say how
+an event is read; `output` settings say where and how a result is written.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any, Literal, get_args
 
 from duplicate.errors import UsageError
 
-Group = Literal["scoring", "stage", "source", "output"]
+Group = Literal["scoring", "game", "stage", "source", "output"]
 Kind = Literal["text", "choice", "whole", "decimal", "factors", "names", "schedule", "path", "flag"]
 
 TieRanking = Literal["competition", "dense"]
@@ -222,7 +222,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "paohuzi_min_huxi",
-        "scoring",
+        "game",
         "whole",
         "Paohuzi: the event's minimum huxi to win. Default 15.",
         flag="--min-huxi",
@@ -383,6 +383,9 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 
+# The groups whose settings make the rules (duplicate.rules.Rules).
+RULES: tuple[Group, ...] = ("scoring", "game", "stage")
+
 _BY_NAME = {s.name: s for s in SETTINGS}
 _BY_TOML = {s.toml: s for s in SETTINGS if s.toml}
 
@@ -519,7 +522,7 @@ def toml_value(item: Setting, value: Any) -> str:
     if item.kind == "schedule":
         return f'"{schedule_text(value)}"'
     if item.kind == "decimal":
-        return float_text(value) if item.group == "scoring" else plain_number(value)
+        return float_text(value) if item.group != "stage" else plain_number(value)
     return str(value)
 
 

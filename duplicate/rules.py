@@ -15,6 +15,7 @@ from duplicate.deal_scope import DealScope, deal_scope
 from duplicate.errors import UsageError
 from duplicate.limits import MAX_DEAL_CENTS
 from duplicate.options import (
+    RULES,
     TIE_BREAKS,
     DealScopeName,
     Factoring,
@@ -145,12 +146,12 @@ class Rules:
         """Every rules setting by its keyword (duplicate.options), stage settings too."""
         mine = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "stage"}
         theirs = {f.name: getattr(self.stage, f.name) for f in fields(self.stage)}
-        return {s.name: {**mine, **theirs}[s.name] for s in settings("scoring", "stage")}
+        return {s.name: {**mine, **theirs}[s.name] for s in settings(*RULES)}
 
     def with_settings(self, **changes: Any) -> Rules:
         """These rules with the given settings (by keyword, typed or as text; None keeps a
         setting)."""
-        changes = given(changes, "scoring", "stage")
+        changes = given(changes, *RULES)
         if not changes:
             return self
         stage_names = {s.name for s in settings("stage")}

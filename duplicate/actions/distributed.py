@@ -28,11 +28,11 @@ def on_dask(
     from duplicate.event import Event, Part
     from duplicate.io.read import read_adjustments, read_raw
     from duplicate.io.source import resolve
-    from duplicate.options import given
+    from duplicate.options import RULES, given
     from duplicate.rules import load_rules
     from duplicate.scoring.methods import method_of
 
-    values = given(settings, "scoring", "stage", "source")
+    values = given(settings, *RULES, "source")
     start = rules or (load_rules(values["rules_file"]) if "rules_file" in values else Rules())
     rule_names = {k: v for k, v in values.items() if k not in _SOURCE}
     chosen = start.with_settings(**rule_names)

@@ -148,9 +148,10 @@ def _event(source: Any, rules: Rules | None, drawn: bool, settings: dict[str, An
 
 
 def _rule_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    from duplicate.options import RULES
     from duplicate.options import settings as declared
 
-    names = {s.name for s in declared("scoring", "stage")}
+    names = {s.name for s in declared(*RULES)}
     return {k: v for k, v in settings.items() if k in names}
 
 

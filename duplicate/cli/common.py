@@ -118,9 +118,10 @@ def load(
     from duplicate.io.event import is_event
     from duplicate.io.source import resolve
     from duplicate.load import load_event
+    from duplicate.options import RULES
     from duplicate.options import settings as declared
 
-    read = {s.name for s in declared("scoring", "stage", "source")}
+    read = {s.name for s in declared(*RULES, "source")}
     given = {k: v for k, v in settings.items() if k in read}
     if source != "-" and is_event(source):
         found: Any = source

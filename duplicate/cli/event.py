@@ -9,6 +9,7 @@ import typer
 from duplicate.cli.common import publishing, reports_errors, say_warnings, stderr, whole_option
 from duplicate.cli.settings import choice_enum, choice_value, settings_options
 from duplicate.games.registry import names as game_names
+from duplicate.options import RULES
 
 event_app = typer.Typer(
     name="event",
@@ -25,7 +26,7 @@ def register(app: typer.Typer) -> None:
 
 @event_app.command(name="init")
 @reports_errors
-@settings_options("scoring", "stage", "source", skip=("adjustments", "encoding", "sheet"))
+@settings_options(*RULES, "source", skip=("adjustments", "encoding", "sheet"))
 def init(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="The event folder to make.")],
     name: Annotated[str, typer.Option("--name", help="The event's title.")],

@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@settings_options("scoring", "source", "output", skip=("adjustments", "players"))
+@settings_options("game", "source", "output", skip=("adjustments", "players"), also=("deal_scope",))
 def game_score(
     raw: Annotated[
         str,

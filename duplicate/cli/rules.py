@@ -8,6 +8,7 @@ import typer
 
 from duplicate.cli.common import reports_errors, write_stdout
 from duplicate.cli.settings import settings_options
+from duplicate.options import RULES
 
 
 def register(app: typer.Typer) -> None:
@@ -15,9 +16,7 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@settings_options(
-    "scoring", "stage", "source", skip=("adjustments", "players", "encoding", "sheet")
-)
+@settings_options(*RULES, "source", skip=("adjustments", "players", "encoding", "sheet"))
 def rules(*, settings: dict[str, Any]) -> None:
     """Print the rules the other commands would use with the same options, as TOML.
 

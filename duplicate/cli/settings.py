@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from duplicate.options import Group, Setting, settings
+from duplicate.options import SETTINGS, Group, Setting, settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,10 +45,16 @@ def option_of(item: Setting) -> Any:
     return Annotated[str | None, typer.Option(*decls, **kwargs)]
 
 
-def settings_options(*groups: Group, skip: tuple[str, ...] = ()) -> Callable[[F], F]:
-    """Give a command the options of every setting of `groups` (but `skip`); it takes
-    them as `settings`, the given ones only."""
-    chosen = [s for s in settings(*groups) if s.name not in skip and not s.everywhere]
+def settings_options(
+    *groups: Group, skip: tuple[str, ...] = (), also: tuple[str, ...] = ()
+) -> Callable[[F], F]:
+    """Give a command the options of every setting of `groups` (but `skip`), and of the
+    settings named in `also`; it takes them as `settings`, the given ones only."""
+    chosen = [
+        s
+        for s in SETTINGS
+        if ((s.group in groups and s.name not in skip) or s.name in also) and not s.everywhere
+    ]
 
     def decorate(command: F) -> F:
         signature = inspect.signature(command, eval_str=True)

@@ -478,6 +478,11 @@ KINDS: tuple[Kind, ...] = (
         "Give one of them.",
     ),
     Kind(
+        "dask.not-installed",
+        "The Dask engine was asked for and Dask is not installed.",
+        "Install it: pip install 'duplicate[dask]'.",
+    ),
+    Kind(
         "dask.local-only",
         "What was asked runs on the local engine only (factoring, averages, weighted scores).",
         "Run on the local engine.",

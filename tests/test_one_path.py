@@ -371,3 +371,19 @@ def test_a_run_whose_second_output_cannot_be_written_writes_nothing(tmp_path: Pa
                        tmp_path / "run.json")  # fmt: skip
     assert code == 3, err
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_registration_numbers_order_as_numbers(tmp_path: Path) -> None:
+    """Registered 9 comes before registered 10 (as text, "10" < "9")."""
+    players = tmp_path / "players.csv"
+    # F and A end level on 0, each losing 2 in the last hand: registration decides.
+    players.write_text("player,registered\nF,10\nB,1\nA,9\n")
+    level = tmp_path / "level.csv"
+    level.write_text(
+        "hand,minute,table,seat,player,score\n"
+        "1,1,1,0,F,2\n1,1,1,1,B,-4\n1,1,1,2,A,2\n"
+        "2,2,1,0,F,-2\n2,2,1,1,B,4\n2,2,1,2,A,-2\n"
+    )
+    table = duplicate.final(level, 2, players=players).frame
+    assert list(table["player"]) == ["B", "A", "F"]
+    assert table["decided_by"].iloc[2] == "registration"

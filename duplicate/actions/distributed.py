@@ -24,7 +24,12 @@ def on_dask(
         >>> import duplicate.actions.distributed as d
         >>> d.on_dask("standings", "results.parquet").frame  # doctest: +SKIP
     """
-    from duplicate.engines import dask_engine
+    try:
+        from duplicate.engines import dask_engine
+    except ImportError:
+        raise UsageError(
+            "the dask engine needs Dask: pip install 'duplicate[dask]'", "dask.not-installed"
+        ) from None
     from duplicate.event import Event, Part
     from duplicate.io.read import read_adjustments, read_raw
     from duplicate.io.source import resolve

@@ -74,8 +74,7 @@ def parse_players(raw: pd.DataFrame, source: str = "<players>") -> pd.DataFrame:
     if problems:
         raise InvalidData(problems)
     if "registered" in columns:
-        registered = raw[columns["registered"]].astype("str")
-        position = registered.rank(method="first").astype("int64").to_numpy()
+        position = registration_order(raw[columns["registered"]])
     else:
         position = np.arange(1, len(raw) + 1)
     return pd.DataFrame(
@@ -85,6 +84,18 @@ def parse_players(raw: pd.DataFrame, source: str = "<players>") -> pd.DataFrame:
             "registered": position,
         }
     )
+
+
+def registration_order(registered: pd.Series) -> np.ndarray:
+    """Each player's position in the registration order (1 first): by number when
+    every entry is a whole number (9 before 10), else by text (ISO dates and times sort
+    as written); ties in file order."""
+    text = registered.astype("str").str.strip()
+    if bool(text.str.fullmatch(r"[0-9]{1,18}").all()):
+        keys: pd.Series = text.astype("int64")
+    else:
+        keys = text
+    return np.asarray(keys.rank(method="first").astype("int64").to_numpy())
 
 
 def field_order(standings_order: Sequence[object], players: pd.DataFrame | None) -> list[str]:

@@ -112,6 +112,7 @@ def seat(
     """
     import duplicate
     from duplicate.cli.settings import of_groups
+    from duplicate.text import counted
 
     drawn = round_number == 1
     # Round 1 is drawn from the players (an event folder's, or --players).
@@ -146,7 +147,7 @@ def seat(
         stderr.print(str(report))
     if keep is not None:
         stderr.print(
-            f"cut after {keep} places, {len(seating.cut)} players out: "
+            f"cut after {counted(keep, 'place')}, {counted(len(seating.cut), 'player')} out: "
             + (", ".join(seating.cut) or "none")
         )
     emit(seating, "seating", settings)

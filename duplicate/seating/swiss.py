@@ -26,6 +26,7 @@ from duplicate.seating.rematch import (
     repeats_in,
     search_fits,
 )
+from duplicate.text import counted
 
 SEATING_COLUMNS = ("section", "round", "table", "seat", "player", "bye")
 PAIR_TABLE = 4
@@ -106,16 +107,17 @@ class SeatingReport:
 
     def __str__(self) -> str:
         where = f"section {self.section!r} " if self.section else ""
-        text = f"{where}round {self.round}: {self.tables} tables"
+        text = f"{where}round {self.round}: {counted(self.tables, 'table')}"
         if self.byes:
             text += f", {self.byes} bye{'s' if self.byes > 1 else ''}"
         if self.robots:
             text += f", {self.robots} robot{'s' if self.robots > 1 else ''}"
-        text += f"; {self.repeats_left} repeated tablemate pairs"
+        text += f"; {counted(self.repeats_left, 'repeated tablemate pair')}"
         if self.repeats_in_rule_order != self.repeats_left or self.players_moved:
             text += (
-                f" (rule order: {self.repeats_in_rule_order}); {self.players_moved} players "
-                f"moved off their snake table, by at most {self.largest_move}"
+                f" (rule order: {self.repeats_in_rule_order}); "
+                f"{counted(self.players_moved, 'player')} moved off their snake table, by at "
+                f"most {self.largest_move}"
             )
         return f"{text}; {self.note}" if self.note else text
 

@@ -18,6 +18,7 @@ from duplicate.errors import InvalidData, Problem
 from duplicate.stages.hand_log import HandLog, id_key, minute_text
 from duplicate.stages.order import Criterion, order_rows
 from duplicate.stages.stage_rules import StageRules, base_at
+from duplicate.text import counted
 
 STANDINGS_COLUMNS = (
     "place",
@@ -325,11 +326,13 @@ def sitting_problems(log: HandLog, hands: list[Hand], ass_hands: int) -> list[Pr
             problems.append(
                 Problem(
                     log.source,
-                    f"table {table!r} plays {len(run)} hands in a row with the same players "
+                    f"table {table!r} plays {counted(len(run), 'hand')} in a row with the same "
+                    "players "
                     f"(hands {', '.join(repr(h.hand) for h in run)})",
                     rows,
                     "table",
-                    f"ASS re-tables after {ass_hands} hands; check the log or {{opt:ass_hands}}",
+                    f"ASS re-tables after {counted(ass_hands, 'hand')}; check the log or "
+                    "{opt:ass_hands}",
                     code="stage.sitting-too-long",
                 )
             )

@@ -118,3 +118,11 @@ def test_a_stage_from_the_library_is_the_elimination_command() -> None:
     assert list(played.frame["player"]) == list(pd.read_csv(io.StringIO(shown))["player"])
     assert played.ledger is not None
     assert len(played.ledger) == 8
+
+
+def test_report_can_be_called_again() -> None:
+    first = duplicate.report(SAMPLE / "spec_example.csv")
+    again = duplicate.report(SAMPLE / "spec_example.csv", lang="zh")
+    assert isinstance(first, duplicate.Site)
+    assert isinstance(again, duplicate.Site)
+    assert sorted(first.pages) == sorted(again.pages)

@@ -113,7 +113,7 @@ def test_bad_adjustments_are_errors(
     rows: list[tuple[int, int, str, str, str, str]], fragment: str
 ) -> None:
     with pytest.raises(duplicate.InvalidData, match=fragment.replace("(", r"\(")):
-        duplicate.score(RESULTS, adjustments=adjust(*rows)).frame
+        duplicate.score(RESULTS, adjustments=adjust(*rows))
 
 
 def test_cli_names_the_adjustments_file_row(tmp_path: Path) -> None:
@@ -160,7 +160,7 @@ def test_a_penalty_without_a_deal_is_the_events() -> None:
     assert "penalty 300.00 (the event's): unsporting conduct" in set(scored["adjustment"])
     frame.loc[0, "player"] = "Q"
     with pytest.raises(duplicate.InvalidData, match="player 'Q' \\(a penalty of the event\\)"):
-        duplicate.standings(RESULTS, adjustments=parse_adjustments(frame)).frame
+        duplicate.standings(RESULTS, adjustments=parse_adjustments(frame))
     frame.loc[0, ["player", "kind"]] = ["B", "void"]
     with pytest.raises(duplicate.InvalidData, match="but an event's penalty needs its deal"):
         parse_adjustments(frame)

@@ -126,3 +126,15 @@ def test_report_can_be_called_again() -> None:
     assert isinstance(first, duplicate.Site)
     assert isinstance(again, duplicate.Site)
     assert sorted(first.pages) == sorted(again.pages)
+
+
+def test_tables_in_memory_are_read_as_the_command_says() -> None:
+    raw_file = Path(__file__).parent / "golden_games" / "big2_appendix_1" / "raw.csv"
+    raw = pd.read_csv(raw_file, dtype=str, keep_default_na=False)
+    scored = duplicate.game_score(raw, "big2").frame
+    assert (
+        scored["score"].tolist() == duplicate.game_score(raw_file, "big2").frame["score"].tolist()
+    )
+    hands = pd.read_csv(SAMPLE / "stage_example.csv", dtype=str, keep_default_na=False)
+    stage = duplicate.elimination(hands, advance=3).frame
+    assert stage.equals(duplicate.elimination(SAMPLE / "stage_example.csv", advance=3).frame)

@@ -31,6 +31,8 @@ SourceKind = Literal["auto", "results", "hands", "raw", "session"]
 Source = "str | Path | Results | pd.DataFrame | Event"
 
 SESSION_SUFFIXES = (".pbn", ".xml")
+# How messages name a table given in memory.
+FRAME = "<data>"
 
 
 def load_event(
@@ -96,7 +98,7 @@ class _Reader:
         if isinstance(source, Results):
             return Event(source.source, Rules(deal_scope=source.deal_scope), results=source)  # type: ignore[arg-type]
         if not isinstance(source, str | Path | Input):
-            return self._frame(source)
+            return self._frame(source, kind)
         where: str | Input = source if isinstance(source, Input) else str(source)
         given = where.given if isinstance(where, Input) else where
         if given != "-" and Path(given).is_dir() and (Path(given) / "event.toml").is_file():
@@ -109,11 +111,17 @@ class _Reader:
             return self._session(where)
         return self._results(where, score_required=kind != "raw")
 
-    def _frame(self, frame: pd.DataFrame) -> Event:
+    def _frame(self, frame: pd.DataFrame, kind: SourceKind) -> Event:
+        """A table in memory, as `kind` says: results, raw outcomes or a hand log."""
         from duplicate.model.results import parse_results
 
-        results = parse_results(frame)
-        return Event(results.source, Rules(), results=results)
+        if kind == "hands":
+            from duplicate.stages.hand_log import parse_hand_log
+
+            return Event(FRAME, Rules(), hands=parse_hand_log(frame, FRAME, 1))
+        results = parse_results(frame, FRAME, score_required=kind != "raw")
+        outcomes = frame if kind == "raw" else None
+        return Event(results.source, Rules(), results=results, outcomes=outcomes)
 
     def _results(
         self, path: str | Input, score_required: bool = True, rules: Rules | None = None

@@ -363,7 +363,8 @@ SETTINGS: tuple[Setting, ...] = (
         "output",
         "choice",
         "csv, excel (CSV with a BOM and CRLF, as Excel opens it), xlsx, parquet, json, or "
-        "table (for a person). Default: from -o; at a terminal, a table.",
+        "table (for a person). Default: from the output file's suffix; at a terminal, a "
+        "table; else CSV.",
         short="-f",
         choices=_choices(OutputFormat),
     ),

@@ -81,7 +81,7 @@ def main() -> None:
     for round_no in range(1, ROUNDS + 1):
         rounds.append(play_round(rng, round_no, snake(order), skill))
         so_far = pd.concat(rounds, ignore_index=True)
-        order = list(duplicate.standings(so_far)["player"])
+        order = list(duplicate.standings(so_far).frame["player"])
     event = pd.concat(rounds, ignore_index=True)
     columns = ["round", "deal", "table", "seat", "player", "score", "seconds"]
     event = event.sort_values(["round", "deal", "table", "seat"])[columns]

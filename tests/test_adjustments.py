@@ -11,14 +11,15 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
+from duplicate.model.adjustments import Adjustments, parse_adjustments
 from tests.conftest import GOLDEN
 
 CASE = GOLDEN / "adjustments"
-RESULTS = duplicate.read_results(CASE / "results.csv")
+RESULTS = duplicate.load_event(CASE / "results.csv")
 
 
-def adjust(*rows: tuple[int, int, str, str, str, str]) -> duplicate.Adjustments:
-    return duplicate.parse_adjustments(
+def adjust(*rows: tuple[int, int, str, str, str, str]) -> Adjustments:
+    return parse_adjustments(
         pd.DataFrame(rows, columns=["round", "deal", "player", "kind", "value", "reason"])
     )
 
@@ -40,11 +41,13 @@ def changed(before: pd.DataFrame, after: pd.DataFrame) -> set[tuple[int, str]]:
     return {key for key in a if a[key] != b[key]}
 
 
-PLAIN = duplicate.score(RESULTS)
+PLAIN = duplicate.score(RESULTS).frame
 
 
 def test_an_assigned_mp_pct_leaves_the_group_and_enters_the_ranking() -> None:
-    after = duplicate.score(RESULTS, adjustments=adjust((1, 1, "C", "mp_pct", "60", "disrupted")))
+    after = duplicate.score(
+        RESULTS, adjustments=adjust((1, 1, "C", "mp_pct", "60", "disrupted"))
+    ).frame
     assert changed(PLAIN, after) <= {(1, p) for p in "ABCD"}
     rows = by_row(after)
     # A, B, D are compared among themselves: N = 3, top 4.
@@ -55,35 +58,38 @@ def test_an_assigned_mp_pct_leaves_the_group_and_enters_the_ranking() -> None:
 
 
 def test_a_void_result_is_not_compared_ranked_or_scored() -> None:
-    after = duplicate.score(RESULTS, adjustments=adjust((1, 2, "D", "void", "", "out of turn")))
+    after = duplicate.score(
+        RESULTS, adjustments=adjust((1, 2, "D", "void", "", "out of turn"))
+    ).frame
     assert changed(PLAIN, after) == {(2, p) for p in "ABCD"}
     rows = by_row(after)
     assert rows[(2, "D")] == (None, None, None, None, None)
     assert [rows[(2, p)][3] for p in "CBA"] == [1, 2, 3]
-    table = duplicate.standings(RESULTS, adjustments=adjust((1, 2, "D", "void", "", "x")))
+    table = duplicate.standings(RESULTS, adjustments=adjust((1, 2, "D", "void", "", "x"))).frame
     assert table.set_index("player").loc["D", "rank_counts"] == "4:1"
 
 
 def test_a_penalty_changes_only_the_total() -> None:
-    before = duplicate.standings(RESULTS).set_index("player")
+    before = duplicate.standings(RESULTS).frame.set_index("player")
     after = duplicate.standings(
         RESULTS, adjustments=adjust((1, 1, "A", "penalty", "500", "slow play"))
-    ).set_index("player")
+    ).frame.set_index("player")
     assert after.loc["A", "total"] == before.loc["A", "total"] - Decimal(500)
     assert after.loc["A", "penalty"] == Decimal("500.00")
     for player in "BCD":
         assert after.loc[player, "total"] == before.loc[player, "total"]
     assert (
         changed(
-            PLAIN, duplicate.score(RESULTS, adjustments=adjust((1, 1, "A", "penalty", "500", "x")))
+            PLAIN,
+            duplicate.score(RESULTS, adjustments=adjust((1, 1, "A", "penalty", "500", "x"))).frame,
         )
         == set()
     )
 
 
 def test_the_golden_event_totals() -> None:
-    adjustments = duplicate.read_adjustments(CASE / "adjustments.csv")
-    table = duplicate.standings(RESULTS, adjustments=adjustments)
+    adjustments = CASE / "adjustments.csv"
+    table = duplicate.standings(RESULTS, adjustments=adjustments).frame
     assert list(table["player"]) == ["C", "A", "B", "D"]
     assert list(table["total"]) == [Decimal(17000), Decimal(14500), Decimal(12000), Decimal(3500)]
 
@@ -141,27 +147,27 @@ def test_seating_follows_the_corrected_standings() -> None:
 
 
 def test_a_penalty_without_a_deal_is_the_events() -> None:
-    before = duplicate.standings(RESULTS).set_index("player")
+    before = duplicate.standings(RESULTS).frame.set_index("player")
     frame = pd.DataFrame(
         [("", "", "B", "penalty", "300", "unsporting conduct")],
         columns=["round", "deal", "player", "kind", "value", "reason"],
     )
-    corrections = duplicate.parse_adjustments(frame)
-    after = duplicate.standings(RESULTS, adjustments=corrections).set_index("player")
+    corrections = parse_adjustments(frame)
+    after = duplicate.standings(RESULTS, adjustments=corrections).frame.set_index("player")
     assert after.loc["B", "total"] == before.loc["B", "total"] - Decimal(300)
     assert after.loc["B", "penalty"] == Decimal("300.00")
-    scored = duplicate.score(RESULTS, adjustments=corrections)
+    scored = duplicate.score(RESULTS, adjustments=corrections).frame
     assert "penalty 300.00 (the event's): unsporting conduct" in set(scored["adjustment"])
     frame.loc[0, "player"] = "Q"
     with pytest.raises(duplicate.InvalidData, match="player 'Q' \\(a penalty of the event\\)"):
-        duplicate.standings(RESULTS, adjustments=duplicate.parse_adjustments(frame))
+        duplicate.standings(RESULTS, adjustments=parse_adjustments(frame))
     frame.loc[0, ["player", "kind"]] = ["B", "void"]
     with pytest.raises(duplicate.InvalidData, match="but an event's penalty needs its deal"):
-        duplicate.parse_adjustments(frame)
+        parse_adjustments(frame)
 
 
 def test_a_void_result_is_not_a_deal_played() -> None:
     corrections = adjust((1, 2, "D", "void", "", "out of turn"))
-    table = duplicate.standings(RESULTS, adjustments=corrections).set_index("player")
+    table = duplicate.standings(RESULTS, adjustments=corrections).frame.set_index("player")
     assert table.loc["D", "deals"] == 1
     assert table.loc["A", "deals"] == 2

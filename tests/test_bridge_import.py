@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+import duplicate
 from duplicate.cli import app
-from duplicate.imports import read_session
 from tests.conftest import BAD, ROOT
 
 runner = CliRunner()
@@ -132,9 +132,9 @@ def test_a_session_written_by_the_tests_comes_back(
 ) -> None:
     path = tmp_path / name
     path.write_text(writer(TRAVELLERS))  # type: ignore[operator]
-    table, note = read_session(path)
-    assert table.values.tolist() == expected_table()
-    assert note.startswith("two winners")
+    session = duplicate.import_session(path)
+    assert session.frame.values.tolist() == expected_table()
+    assert session.notes["session"].startswith("two winners")
     # Scored straight away, one command each.
     results = tmp_path / "results.csv"
     assert run("import", path, "-o", results)[0] == 0
@@ -151,10 +151,10 @@ def test_a_howell_is_one_section_and_winners_can_be_chosen(tmp_path: Path) -> No
     howell = [("1", "1", "2", 100), ("1", "3", "4", 200), ("2", "2", "3", 50), ("2", "4", "1", 0)]
     path = tmp_path / "howell.pbn"
     path.write_text(pbn_text(howell))
-    table, note = read_session(path)
-    assert set(table["section"]) == {""}
-    assert note.startswith("one winner")
-    table, _ = read_session(path, winners="two")
+    session = duplicate.import_session(path)
+    assert set(session.frame["section"]) == {""}
+    assert session.notes["session"].startswith("one winner")
+    table = duplicate.import_session(path, winners="two").frame
     assert set(table["section"]) == {"NS", "EW"}
 
 
@@ -272,7 +272,7 @@ def test_repeated_tags_and_comments_and_latin1(tmp_path: Path) -> None:
     )
     path = tmp_path / "club.pbn"
     path.write_bytes(text.encode("latin-1"))
-    table, _ = read_session(path)
+    table = duplicate.import_session(path).frame
     ns = table[table["seat"] == "NS"]
     assert ns["score"].tolist() == [420, -100]
     assert [Decimal(s) for s in table[table["seat"] == "EW"]["score"]] == [-420, 100]

@@ -46,7 +46,7 @@ def test_no_command_shows_usage() -> None:
 def test_standings_to_a_pipe_is_csv_matching_the_library(spec_example: Path) -> None:
     code, out, err, _ = run("standings", str(spec_example))
     assert (code, err) == (0, "")
-    expected = duplicate.standings(duplicate.read_results(spec_example))
+    expected = duplicate.standings(spec_example).frame
     got = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
     assert list(got.columns) == list(expected.columns)
     assert list(got["player"]) == list(expected["player"])
@@ -237,7 +237,7 @@ def test_a_terminal_gets_a_table_and_a_pipe_gets_csv(
 ) -> None:
     piped = run("standings", str(spec_example))[1]
     assert piped.startswith("section,place,player")
-    monkeypatch.setattr("duplicate.cli.output.stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("duplicate.cli.common.stdout_is_terminal", lambda: True)
     result = runner.invoke(app, ["standings", str(spec_example)])
     assert result.exit_code == 0
     assert "┃" in result.stdout

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 import duplicate
 from duplicate.engines.dask_engine import score_on_dask, standings_on_dask
-from duplicate.io.read import read_raw
+from duplicate.io.read import read_adjustments, read_raw
 from duplicate.io.write import encode
 from duplicate.scoring.score_table import ScoreBatches
 from tests.conftest import GOLDEN, SAMPLE
@@ -35,12 +35,11 @@ def scheduler() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
-def same_bytes(
-    local: pd.DataFrame | ScoreBatches, remote: pd.DataFrame | ScoreBatches, kind: str
-) -> bool:
+def same_bytes(local: duplicate.Table, remote: pd.DataFrame | ScoreBatches, kind: str) -> bool:
     """The same files written, in CSV and Parquet (score tables as the CLI writes them)."""
 
-    a, b = (t.to_table() if isinstance(t, ScoreBatches) else t for t in (local, remote))
+    a = local.arrow()
+    b = remote.to_table() if isinstance(remote, ScoreBatches) else remote
     return all(encode(a, f, kind, META) == encode(b, f, kind, META) for f in ("csv", "parquet"))
 
 
@@ -48,7 +47,7 @@ def assert_engines_agree(raw: pd.DataFrame, scheduler: str) -> None:
     """Scores and standings of `raw`, locally and on Dask, in the same bytes."""
     rules = duplicate.Rules()
     assert same_bytes(
-        duplicate.score_batches(raw, rules),
+        duplicate.score(raw, rules),
         score_on_dask(raw, "x", rules, None, scheduler),
         "scores",
     )
@@ -64,15 +63,15 @@ def assert_engines_agree(raw: pd.DataFrame, scheduler: str) -> None:
 )
 def test_sample_events_agree(scheduler: str, name: str) -> None:
     raw, first_row = read_raw(SAMPLE / name)
-    results = duplicate.read_results(SAMPLE / name)
+    event = duplicate.load_event(SAMPLE / name)
     rules = duplicate.Rules()
     assert same_bytes(
-        duplicate.score_batches(results, rules),
+        duplicate.score(event, rules),
         score_on_dask(raw, name, rules, None, scheduler, first_row),
         "scores",
     )
     assert same_bytes(
-        duplicate.standings(results, rules),
+        duplicate.standings(event, rules),
         standings_on_dask(raw, name, rules, None, scheduler, first_row),
         "standings",
     )
@@ -81,10 +80,8 @@ def test_sample_events_agree(scheduler: str, name: str) -> None:
 def test_adjustments_agree(scheduler: str) -> None:
     case = GOLDEN / "adjustments"
     raw, first_row = read_raw(case / "results.csv")
-    adjustments = duplicate.read_adjustments(case / "adjustments.csv")
-    local = duplicate.standings(
-        duplicate.read_results(case / "results.csv"), adjustments=adjustments
-    )
+    adjustments = read_adjustments(case / "adjustments.csv")
+    local = duplicate.standings(case / "results.csv", adjustments=case / "adjustments.csv")
     remote = standings_on_dask(raw, "x", duplicate.Rules(), adjustments, scheduler, first_row)
     assert same_bytes(local, remote, "standings")
 
@@ -108,7 +105,7 @@ def test_problems_of_every_partition_are_listed(scheduler: str, tmp_path: Path) 
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     raw, first_row = read_raw(path)
     with pytest.raises(duplicate.InvalidData) as local:
-        duplicate.read_results(path)
+        duplicate.load_event(path)
     with pytest.raises(duplicate.InvalidData) as remote:
         score_on_dask(raw, str(path), duplicate.Rules(), None, scheduler, first_row)
     assert [str(p) for p in remote.value.problems] == [str(p) for p in local.value.problems]

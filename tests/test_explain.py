@@ -11,14 +11,15 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.scoring.explain import explain
 from tests.conftest import GOLDEN, SAMPLE
 
 runner = CliRunner()
 
 
-def cases() -> list[tuple[Path, duplicate.Rules, duplicate.Adjustments | None]]:
-    out = [(SAMPLE / "big2_event.csv", duplicate.Rules(), None)]
+def cases() -> list[tuple[Path, duplicate.Rules, Path | None]]:
+    out: list[tuple[Path, duplicate.Rules, Path | None]] = [
+        (SAMPLE / "big2_event.csv", duplicate.Rules(), None)
+    ]
     for case in sorted(p for p in GOLDEN.iterdir() if (p / "results.csv").exists()):
         rules = (
             duplicate.load_rules(case / "rules.toml")
@@ -28,9 +29,7 @@ def cases() -> list[tuple[Path, duplicate.Rules, duplicate.Adjustments | None]]:
         if rules.method != "matchpoints":
             continue
         adj = case / "adjustments.csv"
-        out.append(
-            (case / "results.csv", rules, duplicate.read_adjustments(adj) if adj.exists() else None)
-        )
+        out.append((case / "results.csv", rules, adj if adj.exists() else None))
     return out
 
 
@@ -41,24 +40,29 @@ def cases() -> list[tuple[Path, duplicate.Rules, duplicate.Adjustments | None]]:
     ids=lambda v: getattr(v, "parent", Path("x")).name if isinstance(v, Path) else "",
 )
 def test_explain_agrees_with_standings_for_every_player(
-    path: Path, rules: duplicate.Rules, adjustments: duplicate.Adjustments | None
+    path: Path, rules: duplicate.Rules, adjustments: Path | None
 ) -> None:
-    results = duplicate.read_results(path)
-    table = duplicate.standings(results, rules, adjustments)
+    event = duplicate.load_event(path, rules=rules, adjustments=adjustments)
+    results = event.results
+    assert results is not None
+    table = duplicate.standings(event).frame
     for i, row in enumerate(table.itertuples()):
-        e = explain(results, str(row.player), rules, adjustments, row.section)
-        assert e["place"] == row.place
-        assert e["total"] == row.total
-        assert e["penalty"] == row.penalty
-        assert e["playoff"] == row.playoff
-        assert " ".join(f"{k}:{v}" for k, v in e["rank_counts"].items()) == row.rank_counts
+        e = duplicate.explain(event, str(row.player), section=row.section)
+        assert e.place == row.place
+        assert e.total == row.total
+        assert e.penalty == row.penalty
+        assert e.playoff == row.playoff
+        assert " ".join(f"{k}:{v}" for k, v in e.rank_counts.items()) == row.rank_counts
         if results.has_table:
-            assert e["beaten_avg"]["value"] == row.beaten_avg
+            assert e.beaten_avg is not None
+            assert e.beaten_avg.value == row.beaten_avg
         if results.has_seconds:
-            assert e["trimmed_seconds"]["value"] == row.trimmed_seconds
-            assert e["total_seconds"] == row.total_seconds
+            assert e.trimmed_seconds is not None
+            assert e.trimmed_seconds.value == row.trimmed_seconds
+            assert e.total_seconds == row.total_seconds
         if i > 0 and table["section"].iloc[i - 1] == row.section:
-            assert e["above"]["criterion"] == (row.decided_by or "tied")
+            assert e.above is not None
+            assert e.above.criterion == (row.decided_by or "tied")
 
 
 def test_explain_text_for_the_spec_example() -> None:

@@ -63,7 +63,7 @@ def test_units_follow_their_better_placed_member() -> None:
     field = parse_players(pd.DataFrame({"player": PLAYERS}))
     first = seat_next_round(None, players=field, seed=2, partners=PARTNERS).frame
     results = play(first, 1, rng)
-    order = list(duplicate.standings(results)["player"])
+    order = list(duplicate.standings(results).frame["player"])
     seating = seat_next_round(results, partners=PARTNERS, avoid_repeats=False).frame
     unit_rank = sorted({min(order.index(p), order.index(PARTNERS[p])) for p in PLAYERS})
     leaders = [order[i] for i in unit_rank]

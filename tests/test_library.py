@@ -28,41 +28,37 @@ def test_every_public_name_resolves() -> None:
         assert getattr(duplicate, name) is not None, name
 
 
-def test_seat_next_round_is_the_seat_command() -> None:
-    seating = duplicate.seat_next_round(duplicate.read_results(EVENT), duplicate.Rules())
-    assert isinstance(seating, duplicate.Seating)
+def test_seat_is_the_seat_command() -> None:
+    seating = duplicate.seat(EVENT)
+    assert isinstance(seating, duplicate.Seated)
     shown = pd.read_csv(io.StringIO(cli("seat", str(EVENT))))
     assert seating.frame["player"].astype(str).tolist() == shown["player"].tolist()
 
 
 def test_explain_is_the_explain_command() -> None:
-    results = duplicate.read_results(EVENT)
-    explained = duplicate.explain(results, "P39", duplicate.Rules())
-    from duplicate.scoring.explain import as_json
-
+    explained = duplicate.explain(EVENT, "P39", duplicate.Rules())
+    assert isinstance(explained, duplicate.Explanation)
     # Numbers as written on both sides: 72.73 is the decimal, not the float near it.
     document = json.loads(
         cli("explain", "P39", str(EVENT), "--format", "json"), parse_float=Decimal
     )
-    assert as_json(explained) == document
+    assert explained.to_json() == document
 
 
-def test_verify_and_write_table_agree_with_the_commands(tmp_path: Path) -> None:
-    results = duplicate.read_results(EVENT)
-    rules = duplicate.Rules()
+def test_verify_and_publish_agree_with_the_commands(tmp_path: Path) -> None:
+    event = duplicate.load_event(EVENT)
     out = tmp_path / "standings.csv"
-    written = duplicate.write_table(duplicate.standings(results, rules), out, rules, "standings")
+    written = duplicate.publish(duplicate.standings(event), str(out))
     assert [w.path for w in written] == [str(out), str(tmp_path / "standings.rules.toml")]
     assert out.read_text() == cli("standings", str(EVENT))
-    found = duplicate.verify(results, duplicate.read_published(out), rules)
-    assert found.empty
+    found = duplicate.verify(event, out)
+    assert found.agrees
+    assert found.differences.frame.empty
 
 
-def test_scored_raw_is_the_game_score_command() -> None:
+def test_game_score_is_the_game_score_command() -> None:
     case = Path(__file__).parent / "golden_games" / "big2_appendix_1"
-    raw, first_row = duplicate.read_table(case / "raw.csv")
-    results = duplicate.parse_results(raw, "raw.csv", first_row, score_required=False)
-    table = duplicate.scored_raw(results, raw, "big2")
+    table = duplicate.game_score(case / "raw.csv", "big2").frame
     shown = pd.read_csv(io.StringIO(cli("game-score", "-g", "big2", str(case / "raw.csv"))))
     assert table["score"].astype(int).tolist() == shown["score"].tolist()
 
@@ -74,45 +70,35 @@ def test_leaderboard_is_the_leaderboard_command(tmp_path: Path) -> None:
         "A,1,2025-01-21T10:00,win\nB,1,2025-01-21T10:00,loss\n"
         "B,2,2025-01-21T11:00,win\nC,2,2025-01-21T11:00,loss\n"
     )
-    raw, _ = duplicate.read_table(games)
-    board = duplicate.leaderboard(raw, duplicate.load_scheme("xiangqi"))
+    board = duplicate.leaderboard(games, "xiangqi").frame
     shown = pd.read_csv(io.StringIO(cli("leaderboard", str(games), "--scheme", "xiangqi")))
     assert board["player"].astype(str).tolist() == shown["player"].tolist()
 
 
-def test_write_manifest_records_the_files(tmp_path: Path) -> None:
-    rules = duplicate.Rules()
-    results = duplicate.read_results(EVENT)
+def test_a_manifest_records_the_files(tmp_path: Path) -> None:
     out = tmp_path / "scores.parquet"
-    written = duplicate.write_table(duplicate.score_batches(results, rules), out, rules, "scores")
     manifest = tmp_path / "run.json"
-    duplicate.write_manifest(
-        str(manifest),
-        command="score",
-        rules=rules,
-        inputs=[duplicate.input_record("results", str(EVENT), len(results.frame))],
-        outputs=written,
-    )
+    table = duplicate.score(EVENT)
+    duplicate.publish(table, str(out), manifest=str(manifest))
     document = json.loads(manifest.read_text())
-    assert document["outputs"][0]["rows"] == len(results.frame)
+    assert document["outputs"][0]["rows"] == len(table)
     assert document["inputs"][0]["rows"] == 1152
 
 
-def test_write_table_never_replaces_an_input(tmp_path: Path) -> None:
+def test_publish_never_replaces_an_input(tmp_path: Path) -> None:
     import pytest
 
     rules_file = tmp_path / "out.rules.toml"
     rules_file.write_text("tie_ranking = 'dense'\n")
-    rules = duplicate.load_rules(rules_file)
-    table = duplicate.standings(duplicate.read_results(EVENT), rules)
+    table = duplicate.standings(EVENT, rules_file=str(rules_file))
     with pytest.raises(duplicate.UsageError, match="is an input file"):
-        duplicate.write_table(table, tmp_path / "out.csv", rules, "standings", inputs=[rules_file])
+        duplicate.publish(table, str(tmp_path / "out.csv"))
     assert rules_file.read_text() == "tie_ranking = 'dense'\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.rules.toml"]
 
 
 def test_a_stage_from_the_library_is_the_elimination_command() -> None:
-    rules = duplicate.StageRules(
+    stage = duplicate.StageRules(
         base=(
             (Decimal(0), 100),
             (Decimal(4), 200),
@@ -120,7 +106,7 @@ def test_a_stage_from_the_library_is_the_elimination_command() -> None:
         ),
         advance=3,
     )
-    stage = duplicate.eliminate(duplicate.read_hand_log(SAMPLE / "stage_example.csv"), rules)
+    played = duplicate.elimination(SAMPLE / "stage_example.csv", duplicate.Rules(stage=stage))
     shown = cli(
         "elimination",
         str(SAMPLE / "stage_example.csv"),
@@ -129,5 +115,26 @@ def test_a_stage_from_the_library_is_the_elimination_command() -> None:
         "--advance",
         "3",
     )
-    assert list(stage.standings["player"]) == list(pd.read_csv(io.StringIO(shown))["player"])
-    assert len(stage.ledger) == 8
+    assert list(played.frame["player"]) == list(pd.read_csv(io.StringIO(shown))["player"])
+    assert played.ledger is not None
+    assert len(played.ledger) == 8
+
+
+def test_report_can_be_called_again() -> None:
+    first = duplicate.report(SAMPLE / "spec_example.csv")
+    again = duplicate.report(SAMPLE / "spec_example.csv", lang="zh")
+    assert isinstance(first, duplicate.Site)
+    assert isinstance(again, duplicate.Site)
+    assert sorted(first.pages) == sorted(again.pages)
+
+
+def test_tables_in_memory_are_read_as_the_command_says() -> None:
+    raw_file = Path(__file__).parent / "golden_games" / "big2_appendix_1" / "raw.csv"
+    raw = pd.read_csv(raw_file, dtype=str, keep_default_na=False)
+    scored = duplicate.game_score(raw, "big2").frame
+    assert (
+        scored["score"].tolist() == duplicate.game_score(raw_file, "big2").frame["score"].tolist()
+    )
+    hands = pd.read_csv(SAMPLE / "stage_example.csv", dtype=str, keep_default_na=False)
+    stage = duplicate.elimination(hands, advance=3).frame
+    assert stage.equals(duplicate.elimination(SAMPLE / "stage_example.csv", advance=3).frame)

@@ -195,19 +195,11 @@ def test_manifest_check_hashes_again_and_runs_again(tmp_path: Path) -> None:
 
 
 def test_manifest_check_of_a_library_run_and_of_other_files(tmp_path: Path) -> None:
-    results = duplicate.read_results(ROOT / "sample_data" / "big2_event.csv")
-    rules = duplicate.Rules()
+    table = duplicate.standings(ROOT / "sample_data" / "big2_event.csv")
     out = tmp_path / "standings.csv"
-    written = duplicate.write_table(duplicate.standings(results, rules), out, rules, "standings")
-    duplicate.write_manifest(
-        str(tmp_path / "run.json"),
-        command="standings",
-        rules=rules,
-        inputs=[
-            duplicate.input_record("results", str(ROOT / "sample_data" / "big2_event.csv"), 1152)
-        ],
-        outputs=written,
-    )
+    duplicate.publish(table, str(out), manifest=str(tmp_path / "run.json"))
+    document = json.loads((tmp_path / "run.json").read_text())
+    assert document["inputs"][0]["rows"] == 1152
     result = CliRunner().invoke(app, ["manifest", "check", str(tmp_path / "run.json")])
     assert result.exit_code == 0, result.stderr
     assert "not run again" in result.stderr

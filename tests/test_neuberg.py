@@ -77,7 +77,7 @@ common = settings(max_examples=60, deadline=None, suppress_health_check=list(Hea
 
 def factored(event: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     rules = duplicate.Rules(factoring="neuberg")
-    return duplicate.score(event), duplicate.score(event, rules)
+    return duplicate.score(event).frame, duplicate.score(event, rules).frame
 
 
 def drop_rows(event: pd.DataFrame, every: int) -> pd.DataFrame:
@@ -197,8 +197,8 @@ def test_equal_percentages_share_the_place_and_assigned_results_count(tmp_path: 
 @given(events())
 def test_percentages_are_exact_means(event: pd.DataFrame) -> None:
     rules = duplicate.Rules(method="percentage")
-    table = duplicate.standings(event, rules)
-    scores = duplicate.score(event, rules)
+    table = duplicate.standings(event, rules).frame
+    scores = duplicate.score(event, rules).frame
     means = {}
     for key, group in scores.groupby(["section", "player"]):
         parts = [

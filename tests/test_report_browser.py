@@ -84,9 +84,7 @@ def test_standings_page_matches_the_standings_command(
         row.find_elements(By.TAG_NAME, "td")[1].text
         for row in browser.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
     ]
-    expected = list(
-        duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.csv"))["player"]
-    )
+    expected = list(duplicate.standings(SAMPLE / "big2_event.csv").frame["player"])
     assert shown == expected
     ARTIFACTS.mkdir(exist_ok=True)
     assert browser.save_screenshot(str(ARTIFACTS / "report-standings.png"))

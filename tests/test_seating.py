@@ -88,26 +88,22 @@ def test_round_1_draw_is_reproducible_from_the_seed(names: list[str], seed: int)
 
 
 def test_next_round_follows_the_standings() -> None:
-    results = duplicate.read_results(SAMPLE / "big2_event.csv")
-    order = list(duplicate.standings(results)["player"])
-    seating = seat_next_round(results, avoid_repeats=False).frame
+    event = duplicate.load_event(SAMPLE / "big2_event.csv")
+    order = list(duplicate.standings(event).frame["player"])
+    seating = duplicate.seat(event, avoid_repeats=False).frame
     assert set(seating["round"]) == {4}
     assert grid(seating)[0] == order[:4]
     assert grid(seating)[1] == order[4:8][::-1]
 
 
-def test_players_file_withdrawals_and_late_entries() -> None:
-    results = duplicate.read_results(SAMPLE / "big2_event.csv")
-    players = parse_players(
-        pd.DataFrame(
-            {
-                "player": ["P39", "LATE2", "LATE1"],
-                "status": ["withdrawn", "", "active"],
-                "registered": [1, 9, 5],
-            }
-        )
+def test_players_file_withdrawals_and_late_entries(tmp_path: Path) -> None:
+    players = tmp_path / "players.csv"
+    players.write_text(
+        "player,status,registered\nP39,withdrawn,1\nLATE2,,9\nLATE1,active,5\n", encoding="utf-8"
     )
-    seating = seat_next_round(results, players=players, avoid_repeats=False).frame
+    seating = duplicate.seat(
+        SAMPLE / "big2_event.csv", players=str(players), avoid_repeats=False
+    ).frame
     assert "P39" not in set(seating["player"])
     where = seating.set_index("player")[["table", "seat"]]
     # 47 ranked players, then LATE1 (registered first) as 48th, LATE2 as 49th: the
@@ -129,11 +125,13 @@ def test_robots_are_spread_one_a_table(avoid_repeats: bool) -> None:
     assert robots["table"].nunique() == 3
 
 
-def test_a_bye_never_goes_to_a_player_who_has_not_yet_played() -> None:
-    results = duplicate.read_results(SAMPLE / "big2_event.csv")
+def test_a_bye_never_goes_to_a_player_who_has_not_yet_played(tmp_path: Path) -> None:
     # 48 ranked players and one late entry: 49, tables of 4, one bye.
-    players = parse_players(pd.DataFrame({"player": ["LATE"], "registered": [1]}))
-    seating = seat_next_round(results, players=players, fill="bye", avoid_repeats=False).frame
+    players = tmp_path / "players.csv"
+    players.write_text("player,registered\nLATE,1\n", encoding="utf-8")
+    seating = duplicate.seat(
+        SAMPLE / "big2_event.csv", players=str(players), fill="bye", avoid_repeats=False
+    ).frame
     byes = seating[seating["bye"]]
     assert len(byes) == 1
     assert byes["player"].iloc[0] != "LATE"
@@ -151,13 +149,13 @@ def test_robots_are_matchpointed_but_take_no_rank_points_or_place() -> None:
             "score": [3, -3, 1, -1],
         }
     )
-    scored = duplicate.score(frame).set_index("player")
+    scored = duplicate.score(frame).frame.set_index("player")
     assert scored.loc["robot-1", "mp"] == 2
     assert pd.isna(scored.loc["robot-1", "deal_rank"])
     assert pd.isna(scored.loc["robot-1", "rank_points"])
     assert scored.loc["A", "deal_rank"] == 1
     assert scored.loc["B", "rank_points"] == Decimal("7000.00")
-    table = duplicate.standings(frame)
+    table = duplicate.standings(frame).frame
     assert list(table["player"]) == ["A", "B", "C"]
     assert list(table["beaten_avg"].astype(str)) == ["7000.00", "0.00", "0.00"]
 
@@ -187,9 +185,9 @@ def test_seat_command(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["seat", "--round", "1", "--seed", "1"], "give the players file and a seed"),
+        (["seat", "--round", "1", "--seed", "1"], "round 1 is drawn at random: give --players"),
         (["seat", "--players", "{players}", "--round", "1"], "needs --seed"),
-        (["seat"], "give the RESULTS so far"),
+        (["seat"], "give the results so far"),
         (["seat", "{spec}", "-k", "1"], "a table seats 2 to 8 players"),
         (["seat", "{spec}", "-k", "0"], "a table seats 2 to 8 players"),
         (["seat", "{spec}", "-k", "9"], "--force for larger tables"),
@@ -243,12 +241,11 @@ def test_the_self_check_rejects_an_unfair_bye() -> None:
         check_seating(seating, ["a", "b", "c"], 2, {}, frozenset({"c"}))
 
 
-def test_chinese_statuses_withdraw_a_player() -> None:
-    results = duplicate.read_results(SAMPLE / "big2_event.csv")
-    players = parse_players(
-        pd.DataFrame({"选手": ["P39", "P47", "P17"], "状态": ["退赛", "弃权", "在赛"]})
-    )
-    seated = set(seat_next_round(results, players=players, avoid_repeats=False).frame["player"])
+def test_chinese_statuses_withdraw_a_player(tmp_path: Path) -> None:
+    players = tmp_path / "选手.csv"
+    players.write_text("选手,状态\nP39,退赛\nP47,弃权\nP17,在赛\n", encoding="utf-8")
+    seating = duplicate.seat(SAMPLE / "big2_event.csv", players=str(players), avoid_repeats=False)
+    seated = set(seating.frame["player"])
     assert {"P39", "P47"}.isdisjoint(seated)
     assert "P17" in seated
 

@@ -15,7 +15,7 @@ from tests.conftest import SAMPLE
 
 
 def test_section_4_example_matchpoints(spec_example: Path) -> None:
-    scored = duplicate.score(duplicate.read_results(spec_example))
+    scored = duplicate.score(spec_example).frame
     mp = {(r.deal, r.player): (r.mp, r.mp_pct) for r in scored.itertuples()}
     assert [mp[(d, "P1")] for d in (1, 2, 3)] == [(2, 50), (3, 75), (1, 25)]
     assert [mp[(d, "P2")] for d in (1, 2, 3)] == [(0, 0), (3, 75), (4, 100)]
@@ -41,11 +41,11 @@ def test_section_4_example_ranks_totals_and_order(
     spec_example: Path, tie_ranking: str, ranks: dict[str, list[int]], totals: dict[str, int]
 ) -> None:
     rules = duplicate.Rules(tie_ranking=tie_ranking)  # type: ignore[arg-type]
-    results = duplicate.read_results(spec_example)
-    scored = duplicate.score(results, rules)
+    event = duplicate.load_event(spec_example)
+    scored = duplicate.score(event, rules).frame
     for player, want in ranks.items():
         assert list(scored[scored["player"] == player]["deal_rank"]) == want
-    table = duplicate.standings(results, rules)
+    table = duplicate.standings(event, rules).frame
     assert list(table["player"]) == ["P2", "P1", "P3"]
     assert {r.player: r.total for r in table.itertuples()} == {
         p: Decimal(t) for p, t in totals.items()
@@ -57,7 +57,7 @@ def test_section_4_example_ranks_totals_and_order(
 
 
 def test_doudizhu_example_from_002() -> None:
-    table = duplicate.standings(duplicate.read_results(SAMPLE / "doudizhu_example.csv"))
+    table = duplicate.standings(SAMPLE / "doudizhu_example.csv").frame
     assert list(table["player"]) == ["牌手1", "牌手2", "牌手3"]
     assert list(table["total"]) == [Decimal(30000), Decimal(21000), Decimal(21000)]
     assert list(table["total_seconds"]) == [180, 220, 234]

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from duplicate.cli import app
+from duplicate.options import parse_schedule
 from duplicate.stages.elimination import Hand, Seat, eliminate, settle
 from duplicate.stages.hand_log import parse_hand_log
-from duplicate.stages.stage_rules import StageRules, parse_schedule
+from duplicate.stages.stage_rules import StageRules, base_at
 from tests import stage_reference
 from tests.conftest import SAMPLE
 
@@ -177,7 +178,8 @@ def test_chips_are_conserved_never_negative_and_out_means_below_the_limit(
     assert (ledger[["payer_chips_after", "payee_chips_after"]] >= 0).all().all()
     last_base = {}
     for record in sorted(rows, key=lambda r: (r["minute"], r["hand"])):
-        last_base[record["player"]] = rules.base_at(Decimal(str(record["minute"])))
+        minute = Fraction(str(record["minute"]))
+        last_base[record["player"]] = base_at(rules.elimination_base(), minute)
     for row in table.itertuples():
         below = (
             row.chips < rules.eliminate_below_chips

@@ -18,8 +18,8 @@ SP = duplicate.Rules(method="standard-points")
 
 
 def test_the_003_example() -> None:
-    results = duplicate.read_results(GOLDEN / "standard_points_example" / "results.csv")
-    scored = duplicate.score(results, SP)
+    event = duplicate.load_event(GOLDEN / "standard_points_example" / "results.csv")
+    scored = duplicate.score(event, SP).frame
     assert set(scored["datum"]) == {Decimal("9.00")}
     assert list(scored["standard_points"]) == [-3, -3, 3, -6, 3, -12, 3, 3]
 
@@ -65,11 +65,11 @@ def test_the_conversion_table(difference: int, points: int) -> None:
 def test_fractional_differences_round_half_up_before_the_table() -> None:
     # Two results 0 and 25: datum 12.5, differences -12.5 and +12.5 -> 13 -> 13 points.
     frame = pd.DataFrame({"deal": 1, "seat": 0, "player": ["a", "b"], "score": [0, 25]})
-    scored = duplicate.score(frame, SP)
+    scored = duplicate.score(frame, SP).frame
     assert list(scored["difference"]) == [Decimal("-12.50"), Decimal("12.50")]
     assert list(scored["standard_points"]) == [-13, 13]
     frame["score"] = [0, 24.8]
-    assert list(duplicate.score(frame, SP)["standard_points"]) == [-12, 12]
+    assert list(duplicate.score(frame, SP).frame["standard_points"]) == [-12, 12]
 
 
 def test_larger_groups_drop_more_results() -> None:
@@ -77,11 +77,11 @@ def test_larger_groups_drop_more_results() -> None:
     frame = pd.DataFrame(
         {"deal": 1, "seat": 0, "player": [f"p{i}" for i in range(12)], "score": scores}
     )
-    scored = duplicate.score(frame, SP)  # 12 results: 3 dropped at each end, datum of 3..8
+    scored = duplicate.score(frame, SP).frame  # 12 results: 3 dropped at each end, datum of 3..8
     assert set(scored["datum"]) == {Decimal("5.50")}
     untrimmed = duplicate.score(
         frame, duplicate.Rules(method="standard-points", sp_trim=Decimal(0))
-    )
+    ).frame
     assert set(untrimmed["datum"]) == {Decimal("12.92")}  # 155 / 12
 
 
@@ -100,7 +100,7 @@ def event_with_averages() -> pd.DataFrame:
 
 
 def test_averages_that_print_alike_are_still_ordered_exactly() -> None:
-    table = duplicate.standings(event_with_averages(), SP).set_index("player")
+    table = duplicate.standings(event_with_averages(), SP).frame.set_index("player")
     assert table.loc["A", "average_sp"] == table.loc["B", "average_sp"] == Decimal("0.71")
     assert table.loc["A", "place"] == 1
     assert table.loc["B", "place"] == 2
@@ -116,12 +116,12 @@ def test_equal_averages_go_to_more_deals_and_short_players_get_no_place() -> Non
         {"deal": 9, "seat": 0, "player": "B", "score": 2},
         {"deal": 9, "seat": 0, "player": "Y", "score": 0},
     ]
-    table = duplicate.standings(pd.DataFrame(rows), SP)
+    table = duplicate.standings(pd.DataFrame(rows), SP).frame
     assert list(table["player"][:2]) == ["A", "B"]
     assert list(table["decided_by"][:2]) == ["", "deals"]
     short = duplicate.standings(
         pd.DataFrame(rows), duplicate.Rules(method="standard-points", sp_min_deals=2)
-    )
+    ).frame
     assert list(short["player"]) == ["A", "Z", "B", "Y"]
     assert list(short["place"].astype(object).where(short["place"].notna(), None)) == [
         1,
@@ -160,7 +160,7 @@ def test_cli_method_flag_and_adjustments_refused() -> None:
 def test_rows_come_in_the_same_order_as_matchpoint_scores() -> None:
     from tests.conftest import SAMPLE
 
-    results = duplicate.read_results(SAMPLE / "big2_event.csv")
+    event = duplicate.load_event(SAMPLE / "big2_event.csv")
     keys = ["round", "deal", "table", "seat", "player"]
-    by_sp = duplicate.score(results, SP)[keys]
-    assert by_sp.equals(duplicate.score(results)[keys])
+    by_sp = duplicate.score(event, SP).frame[keys]
+    assert by_sp.equals(duplicate.score(event).frame[keys])

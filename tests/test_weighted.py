@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
+from duplicate.model.adjustments import Adjustments, parse_adjustments
 
 runner = CliRunner()
 OTHERS = [100, 110, 120, 130, 140, 150, 160, 170, 180, 190]
@@ -31,18 +32,18 @@ def session(scores: list[int], weighted_player: str = "w") -> pd.DataFrame:
     ).astype({"player": "str"})
 
 
-def parts(*weighted: tuple[int, int], player: str = "w") -> duplicate.Adjustments:
+def parts(*weighted: tuple[int, int], player: str = "w") -> Adjustments:
     rows = [
         (1, 1, player, "weighted", str(score), str(weight), "director")
         for score, weight in weighted
     ]
     columns = ["round", "deal", "player", "kind", "value", "weight", "reason"]
-    return duplicate.parse_adjustments(pd.DataFrame(rows, columns=columns))
+    return parse_adjustments(pd.DataFrame(rows, columns=columns))
 
 
 def test_the_example_of_section_9() -> None:
     """67% of +170 and 33% of +140 among 11 results."""
-    scored = duplicate.score(session([0, *OTHERS]), adjustments=parts((170, 67), (140, 33)))
+    scored = duplicate.score(session([0, *OTHERS]), adjustments=parts((170, 67), (140, 33))).frame
     rows = scored.set_index("player")
     # 170: 7 below and 1 equal, 15 MP; 140: 4 below and 1 equal, 9 MP.
     # 0.67 x 15 + 0.33 x 9 = 13.02 of 20.
@@ -104,7 +105,7 @@ def test_weighted_scores_follow_the_literal_reading(
     group: tuple[list[int], list[tuple[int, int]]],
 ) -> None:
     scores, weighted = group
-    scored = duplicate.score(session(scores), adjustments=parts(*weighted))
+    scored = duplicate.score(session(scores), adjustments=parts(*weighted)).frame
     rows = scored.set_index("player")
     players = ["w"] + [f"p{i}" for i in range(1, len(scores))]
     top = 2 * (len(scores) - 1)
@@ -118,10 +119,10 @@ def test_weighted_scores_follow_the_literal_reading(
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.integers(-5, 5), min_size=1, max_size=9), st.integers(-5, 5))
 def test_weights_of_100_and_0_score_the_plain_result(scores: list[int], other: int) -> None:
-    plain = duplicate.score(session(scores)).set_index("player")
+    plain = duplicate.score(session(scores)).frame.set_index("player")
     weighted = duplicate.score(
         session([99, *scores[1:]]), adjustments=parts((scores[0], 100), (other, 0))
-    ).set_index("player")
+    ).frame.set_index("player")
     for column in ("n", "top", "mp_pct", "deal_rank", "rank_points"):
         assert list(weighted[column]) == list(plain[column]), column
     assert [Decimal(int(v)) for v in plain["mp"]] == list(weighted["mp"])
@@ -136,7 +137,9 @@ def test_weighted_with_neuberg_factoring() -> None:
         ]
     )
     rules = duplicate.Rules(factoring="neuberg")
-    rows = duplicate.score(event, rules, parts((170, 67), (140, 33))).set_index(["deal", "player"])
+    rows = duplicate.score(event, rules, parts((170, 67), (140, 33))).frame.set_index(
+        ["deal", "player"]
+    )
     # Deal 1 is played its normal number of times (11): factoring changes nothing.
     assert rows.loc[(1, "w"), "mp"] == Decimal("13.02")
     # Deal 2, n = 3, N = 11: MP' = (MP + 1) x 11 / 3 - 1; p3 has 4 MP: 17.33.

@@ -117,8 +117,6 @@ def seat(
     drawn = round_number == 1
     # Round 1 is drawn from the players (an event folder's, or --players).
     event: Any = source if drawn or source is None else load(source, settings)
-    if drawn:
-        stderr.print(f"round 1 drawn with seed {seed}")
     read = of_groups(settings, "scoring", "source")
     seating = duplicate.seat(
         event,
@@ -136,6 +134,8 @@ def seat(
         force=force,
         **(read if drawn or source is None else {}),
     )
+    if drawn:
+        stderr.print(f"round 1 drawn with seed {seed}")
     if not drawn and avoid_repeats and seating.event is not None:
         results = seating.event.results
         if results is not None and not results.has_table:

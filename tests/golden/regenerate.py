@@ -15,19 +15,16 @@ HERE = Path(__file__).parent
 
 
 def expected_outputs(case: Path) -> dict[str, bytes]:
-    rules_file = case / "rules.toml"
-    rules = duplicate.load_rules(rules_file) if rules_file.exists() else duplicate.Rules()
-    results = duplicate.read_results(case / "results.csv", deal_scope=rules.deal_scope)
-    adjustments_file = case / "adjustments.csv"
-    adjustments = (
-        duplicate.read_adjustments(adjustments_file) if adjustments_file.exists() else None
-    )
-    meta = {"version": "golden", "rules": rules.to_toml()}
+    settings = {}
+    if (case / "rules.toml").exists():
+        settings["rules_file"] = str(case / "rules.toml")
+    if (case / "adjustments.csv").exists():
+        settings["adjustments"] = str(case / "adjustments.csv")
+    event = duplicate.load_event(case / "results.csv", **settings)
+    meta = {"version": "golden", "rules": event.rules.to_toml()}
     return {
-        "score.csv": encode(duplicate.score(results, rules, adjustments), "csv", "scores", meta),
-        "standings.csv": encode(
-            duplicate.standings(results, rules, adjustments), "csv", "standings", meta
-        ),
+        "score.csv": encode(duplicate.score(event).arrow(), "csv", "scores", meta),
+        "standings.csv": encode(duplicate.standings(event).arrow(), "csv", "standings", meta),
     }
 
 

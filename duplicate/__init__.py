@@ -40,9 +40,6 @@ from __future__ import annotations
 # installed package's metadata instead slows every command's start.
 __version__ = "0.1.0"
 
-# The report's package is imported before the function `report` takes its name here: the
-# first import of a subpackage binds it on its parent, which would replace the function.
-import duplicate.report as _report_pages  # noqa: F401
 from duplicate.actions.bridge import import_session
 from duplicate.actions.event import (
     EventStatus,

@@ -348,6 +348,7 @@ def test_seating_follows_the_same_rules_as_the_standings(tmp_path: Path) -> None
     assert default["player"].tolist() != seated["player"].tolist()
 
 
-def test_verify_help_offers_no_output_file() -> None:
-    shown = CliRunner().invoke(app, ["verify", "--help"], env={"COLUMNS": "200"}).stdout
-    assert "-o" not in shown.replace("--", "")
+def test_every_command_writing_a_table_offers_an_output_file() -> None:
+    for command in ("score", "standings", "verify", "seat", "elimination", "final", "import"):
+        shown = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"}).stdout
+        assert "-o, --output" in shown, command

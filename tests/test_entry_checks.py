@@ -121,7 +121,7 @@ def test_blank_rows_are_left_out_and_counted(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace(",x\n", ",5\n"))
     code, out, err = run("score", path)
     assert code == 0
-    assert f"warning[input.blank-rows] {path}, rows 3, 5: 2 blank rows left out\n" in err
+    assert f"warning[input.blank-rows]: {path}, rows 3, 5: 2 blank rows left out\n" in err
     assert len(out.splitlines()) == 5
 
 

@@ -48,7 +48,8 @@ def load_event(
     `source`: a path (a file, a folder of Parquet files, an event folder), "-" for
     standard input, validated Results, a DataFrame with the input columns, or an Event.
     `settings`: any setting of duplicate.options by keyword (scoring, stage, source):
-    `rules_file`, `adjustments` and `players` (a path, or an object already read),
+    `rules_file`, `adjustments` and `players` (a path, a DataFrame with the file's
+    columns, or an object already read),
     `encoding`, `sheet`, and each rules setting (`tie_ranking="dense"`, `base="0:100"`).
     `rules`: rules to start from instead of the source's own.
     `max_rows`: refuse an input of more rows (None: no limit).
@@ -58,6 +59,8 @@ def load_event(
     """
     objects = {k: settings.pop(k) for k in ("adjustments", "players") if _is_object(settings, k)}
     values = given(settings, *RULES, "source")
+    if rules is not None and "rules_file" in values:
+        raise UsageError("give rules or {opt:rules_file}, not both", "option.conflict")
     rule_settings = {k: v for k, v in values.items() if k not in _SOURCE_SETTINGS}
     read = _Reader(
         encoding=values.get("encoding"),
@@ -196,16 +199,36 @@ class _Reader:
         return read_adjustments(path, self.encoding, self.max_rows)
 
 
+def _read_table(name: str, value: Any) -> Any:
+    """Players or adjustments given as a table (a DataFrame with the file's columns):
+    read as the file would be."""
+    import pandas as pd
+
+    if not isinstance(value, pd.DataFrame):
+        return value
+    if name == "players":
+        return players_of(value, "<players>")
+    from duplicate.model.adjustments import parse_adjustments
+
+    return parse_adjustments(value, "<adjustments>")
+
+
 def load_players(
     path: str | Path, encoding: str | None = None, max_rows: int | None = MAX_ROWS
 ) -> Players:
     """A players file: player (required), name, club, status (active|withdrawn),
     registered (the order of registration; file order without it)."""
     from duplicate.io.read import read_raw, source_name
-    from duplicate.seating.players import parse_players, player_details
 
     raw, _ = read_raw(path, encoding, max_rows)
-    field = parse_players(raw, source_name(path))
+    return players_of(raw, source_name(path))
+
+
+def players_of(raw: pd.DataFrame, source: str) -> Players:
+    """The players of a players table (player, name, club, status, registered)."""
+    from duplicate.seating.players import parse_players, player_details
+
+    field = parse_players(raw, source)
     details = player_details(raw)
     people = tuple(
         Player(str(p), str(name), str(club), int(registered), bool(withdrawn))
@@ -218,17 +241,19 @@ def load_players(
             strict=True,
         )
     )
-    return Players(people, source_name(path))
+    return Players(people, source)
 
 
 def _with_side_files(
     event: Event, read: _Reader, objects: dict[str, Any], values: dict[str, Any]
 ) -> Event:
-    """The event with its players and adjustments: given (a path or an object), else
-    the event folder's own."""
+    """The event with its players and adjustments: given (a path, a table, or an object
+    already read), else the event folder's own."""
     from dataclasses import replace
 
     from duplicate.io import event as stored
+
+    objects = {name: _read_table(name, value) for name, value in objects.items()}
 
     parts = list(event.parts)
     players = objects.get("players", event.players)

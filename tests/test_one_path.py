@@ -387,3 +387,21 @@ def test_registration_numbers_order_as_numbers(tmp_path: Path) -> None:
     table = duplicate.final(level, 2, players=players).frame
     assert list(table["player"]) == ["B", "A", "F"]
     assert table["decided_by"].iloc[2] == "registration"
+
+
+def test_players_and_adjustments_may_be_given_as_tables() -> None:
+    players = pd.DataFrame({"player": ["P39"], "name": ["朱琳"]})
+    adjustments = pd.DataFrame(
+        {"round": ["1"], "deal": ["1"], "player": ["P39"], "kind": ["penalty"],
+         "value": ["500"], "reason": ["late"]}
+    )  # fmt: skip
+    table = duplicate.standings(EVENT, players=players, adjustments=adjustments).frame
+    mine = table[table["player"] == "P39"].iloc[0]
+    assert mine["name"] == "朱琳"
+    assert str(mine["penalty"]) == "500.00"
+
+
+def test_rules_are_given_one_way() -> None:
+    with pytest.raises(duplicate.UsageError) as refused:
+        duplicate.load_event(EVENT, rules=duplicate.Rules(), rules_file="rules.toml")
+    assert refused.value.code == "option.conflict"

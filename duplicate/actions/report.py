@@ -64,7 +64,5 @@ def stage_report(stage: StageTable, lang: Language = "en") -> Site:
     from duplicate.render.stage_pages import stage_site
     from duplicate.stages.elimination import Stage
 
-    assert stage.ledger is not None
-    assert stage.history is not None
     pages = stage_site(Stage(stage.frame, stage.ledger, stage.history), lang)
     return Site(pages, stage.rules, stage.event)

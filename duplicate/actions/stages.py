@@ -15,13 +15,13 @@ if TYPE_CHECKING:
     from duplicate.event import Event
 
 
-@dataclass
+@dataclass(kw_only=True)
 class StageTable(Table):
     """A stage's standings, with every payment (the ledger) and every player's chips
     after each of their hands (the history)."""
 
-    ledger: pd.DataFrame | None = None
-    history: pd.DataFrame | None = None
+    ledger: pd.DataFrame
+    history: pd.DataFrame
 
 
 def elimination(source: Any, rules: Rules | None = None, **settings: Any) -> StageTable:
@@ -86,7 +86,6 @@ def stage_payments(stage: StageTable, player: str) -> pd.DataFrame:
     """The payments a player made or received, each with its cap and the chips after."""
     from duplicate.stages.elimination import player_payments
 
-    assert stage.ledger is not None
     return player_payments(stage.ledger, player)
 
 

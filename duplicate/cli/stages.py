@@ -76,8 +76,6 @@ def elimination(
     if ledger is None and chips is None and report is None:
         emit(stage, "elimination", settings)
         return
-    assert stage.ledger is not None
-    assert stage.history is not None
     extra = [
         (path, option, Table(kind, stage.rules, frame, event=event))
         for path, option, kind, frame in (

@@ -183,7 +183,8 @@ class Explanation:
 
     def to_json(self) -> dict[str, Any]:
         """The explanation as JSON data: every number as written (a score 120, an MP%
-        72.73), a fraction with no decimal end as text ("1/3 (= 0.33)")."""
+        72.73: exact, as a Decimal, which duplicate.io.json_text.dumps writes as the
+        number), a fraction with no decimal end as text ("1/3 (= 0.33)")."""
         head: dict[str, Any] = {"player": self.player}
         if self.name:
             head["name"] = self.name

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from duplicate.errors import Problem, UsageError
 from duplicate.event import Event, Part, Player, Players
 from duplicate.limits import MAX_ROWS
-from duplicate.options import RULES, given
+from duplicate.options import RULES, given, settings
 from duplicate.rules import Rules, load_rules
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 # What a source holds: results, a stage's hand log, raw outcomes (results whose scores
 # `game-score` computes), or a bridge session; "auto" tells a session from results.
 SourceKind = Literal["auto", "results", "hands", "raw", "session"]
-Source = "str | Path | Results | pd.DataFrame | Event"
 
 SESSION_SUFFIXES = (".pbn", ".xml")
 # How messages name a table given in memory.
@@ -61,26 +60,18 @@ def load_event(
     values = given(settings, *RULES, "source")
     if rules is not None and "rules_file" in values:
         raise UsageError("give rules or {opt:rules_file}, not both", "option.conflict")
-    rule_settings = {k: v for k, v in values.items() if k not in _SOURCE_SETTINGS}
-    read = _Reader(
-        encoding=values.get("encoding"),
-        sheet=values.get("sheet"),
-        max_rows=max_rows,
-    )
-    if isinstance(source, Event):
-        event = source
-        start = rules or event.rules
-    else:
-        event = read.event(source, kind)
-        start = rules or event.rules
-    if "rules_file" in values:
-        start = load_rules(values["rules_file"])
-    event = event.with_rules(start.with_settings(**rule_settings))
+    read = _Reader(values.get("encoding"), values.get("sheet"), max_rows)
+    event = source if isinstance(source, Event) else read.event(source, kind)
+    start = load_rules(values["rules_file"]) if "rules_file" in values else rules or event.rules
+    event = event.with_rules(start.with_settings(**rules_given(values)))
     event = _with_side_files(event, read, objects, values)
     return _checked(event)
 
 
-_SOURCE_SETTINGS = {"rules_file", "adjustments", "players", "encoding", "sheet"}
+def rules_given(values: dict[str, Any]) -> dict[str, Any]:
+    """The rules settings among the settings given."""
+    names = {s.name for s in settings(*RULES)}
+    return {k: v for k, v in values.items() if k in names}
 
 
 def _is_object(settings: dict[str, Any], name: str) -> bool:

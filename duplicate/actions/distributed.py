@@ -33,14 +33,14 @@ def on_dask(
     from duplicate.event import Event, Part
     from duplicate.io.read import read_adjustments, read_raw
     from duplicate.io.source import resolve
+    from duplicate.load import rules_given
     from duplicate.options import RULES, given
     from duplicate.rules import load_rules
     from duplicate.scoring.methods import method_of
 
     values = given(settings, *RULES, "source")
     start = rules or (load_rules(values["rules_file"]) if "rules_file" in values else Rules())
-    rule_names = {k: v for k, v in values.items() if k not in _SOURCE}
-    chosen = start.with_settings(**rule_names)
+    chosen = start.with_settings(**rules_given(values))
     method_of(chosen).require("distributed", "the dask engine")
     if chosen.factoring != "none":
         raise UsageError("{opt:factoring} runs on the local engine only", "dask.local-only")
@@ -73,5 +73,3 @@ def on_dask(
     event = Event(where.name, chosen, adjustments=corrections, parts=tuple(parts))
     return Table("scores" if kind == "score" else "standings", chosen, table, event=event)
 
-
-_SOURCE = {"rules_file", "adjustments", "players", "encoding", "sheet"}

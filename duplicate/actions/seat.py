@@ -133,26 +133,18 @@ def _event(source: Any, rules: Rules | None, drawn: bool, settings: dict[str, An
     players = settings.get("players")
     if players is None:
         raise UsageError("round 1 is drawn at random: give {opt:players}", "seat.no-players")
-    from duplicate.load import load_players
+    from duplicate.load import load_players, rules_given
 
     loaded = load_players(players, settings.get("encoding"))
     base = Rules() if rules is None else rules
     others = {k: v for k, v in settings.items() if k not in ("players", "encoding", "sheet")}
     return Event(
         loaded.source,
-        base.with_settings(**_rule_settings(others)),
+        base.with_settings(**rules_given(others)),
         players=loaded,
         folder=str(source) if source is not None else None,
         parts=(Part("players", str(players), len(loaded)),),
     )
-
-
-def _rule_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    from duplicate.options import RULES
-    from duplicate.options import settings as declared
-
-    names = {s.name for s in declared(*RULES)}
-    return {k: v for k, v in settings.items() if k in names}
 
 
 def _partners(partners: Any, encoding: str | None) -> tuple[dict[str, str] | None, Part | None]:

@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 SourceKind = Literal["auto", "results", "hands", "raw", "session"]
 
 SESSION_SUFFIXES = (".pbn", ".xml")
-# How messages name a table given in memory.
+# How messages name a table given in memory, and an event given no results.
 FRAME = "<data>"
+NO_SOURCE = "<no results yet>"
 
 
 def load_event(
@@ -45,7 +46,8 @@ def load_event(
     """The event `source` holds, under its rules with `settings` applied over them.
 
     `source`: a path (a file, a folder of Parquet files, an event folder), "-" for
-    standard input, validated Results, a DataFrame with the input columns, or an Event.
+    standard input, validated Results, a DataFrame with the input columns, an Event, or
+    None (an event with no results yet: its players and rules, to draw round 1).
     `settings`: any setting of duplicate.options by keyword (scoring, stage, source):
     `rules_file`, `adjustments` and `players` (a path, a DataFrame with the file's
     columns, or an object already read),
@@ -61,7 +63,10 @@ def load_event(
     if rules is not None and "rules_file" in values:
         raise UsageError("give rules or {opt:rules_file}, not both", "option.conflict")
     read = _Reader(values.get("encoding"), values.get("sheet"), max_rows)
-    event = source if isinstance(source, Event) else read.event(source, kind)
+    if source is None:
+        event = Event(NO_SOURCE, Rules())
+    else:
+        event = source if isinstance(source, Event) else read.event(source, kind)
     start = load_rules(values["rules_file"]) if "rules_file" in values else rules or event.rules
     event = event.with_rules(start.with_settings(**rules_given(values)))
     event = _with_side_files(event, read, objects, values)

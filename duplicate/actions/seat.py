@@ -120,31 +120,12 @@ def _is_event_folder(source: Any) -> bool:
 
 
 def _event(source: Any, rules: Rules | None, drawn: bool, settings: dict[str, Any]) -> Event:
-    """The event seated from; for a drawn round 1, only its players and rules."""
-    if not drawn:
-        return event_of(source, rules, **settings)
-    if source is not None:
-        # An event folder's round 1: its players and rules, not its results.
-        from duplicate.io import event as stored
-
-        folder_players = stored.players_file(source)
-        settings = {"players": str(folder_players) if folder_players else None, **settings}
-        rules = rules or stored.event_rules(source)
-    players = settings.get("players")
-    if players is None:
+    """The event seated from; for a drawn round 1, its players and rules (an event
+    folder's, or as given)."""
+    event = event_of(source, rules, **settings)
+    if drawn and event.players is None:
         raise UsageError("round 1 is drawn at random: give {opt:players}", "seat.no-players")
-    from duplicate.load import load_players, rules_given
-
-    loaded = load_players(players, settings.get("encoding"))
-    base = Rules() if rules is None else rules
-    others = {k: v for k, v in settings.items() if k not in ("players", "encoding", "sheet")}
-    return Event(
-        loaded.source,
-        base.with_settings(**rules_given(others)),
-        players=loaded,
-        folder=str(source) if source is not None else None,
-        parts=(Part("players", str(players), len(loaded)),),
-    )
+    return event
 
 
 def _partners(partners: Any, encoding: str | None) -> tuple[dict[str, str] | None, Part | None]:

@@ -80,9 +80,9 @@ golden: $(INSTALLED)
 	$(BIN)/python tests/golden/regenerate.py
 	$(BIN)/python tests/golden_games/regenerate.py
 
-## docs: rewrite docs/problems.md from the problem catalog (duplicate/problems.py)
+## docs: rewrite docs/problems.md (the problem catalog) and docs/commands.md (every command and option) from the program
 docs: $(INSTALLED)
-	$(BIN)/python -c "from duplicate.problems import catalog_markdown as m; open('docs/problems.md', 'w', encoding='utf-8').write(m())"
+	$(BIN)/python tests/write_docs.py
 
 ## sample: regenerate sample_data/ from its generator
 sample: $(INSTALLED)

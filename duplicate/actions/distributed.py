@@ -72,4 +72,3 @@ def on_dask(
         parts.append(Part("adjustments", str(values["adjustments"]), len(corrections.frame)))
     event = Event(where.name, chosen, adjustments=corrections, parts=tuple(parts))
     return Table("scores" if kind == "score" else "standings", chosen, table, event=event)
-

@@ -56,7 +56,11 @@ def root(
     ] = False,
     max_rows: Annotated[
         int,
-        whole_option(setting("max_rows").option, help=setting("max_rows").help),
+        whole_option(
+            setting("max_rows").option,
+            help=setting("max_rows").help,
+            metavar=setting("max_rows").metavar,
+        ),
     ] = MAX_ROWS,
 ) -> None:
     """Score duplicate card-game events: matchpoints, rank points, standings."""

@@ -91,9 +91,9 @@ def whole_number(value: object) -> int:
         raise typer.BadParameter(f"{value!r} is not a whole number such as 4") from None
 
 
-def whole_option(*flags: str, help: str) -> Any:
+def whole_option(*flags: str, help: str, metavar: str = "N") -> Any:
     """A typer option taking a whole number by the number grammar (whole_number)."""
-    return typer.Option(*flags, parser=whole_number, help=help)
+    return typer.Option(*flags, parser=whole_number, help=help, metavar=metavar)
 
 
 # Every kind of source a command reads its event from.

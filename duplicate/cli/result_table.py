@@ -29,6 +29,7 @@ SchedulerOpt = Annotated[
     typer.Option(
         "--scheduler",
         help="With --engine dask: the scheduler's address. Default: a local cluster of 2.",
+        metavar="ADDRESS",
     ),
 ]
 

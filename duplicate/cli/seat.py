@@ -76,6 +76,7 @@ def seat(
         typer.Option(
             "--partners",
             help="Pairs event: file of player, partner; partners sit opposite (seats 0/2, 1/3).",
+            metavar="FILE",
         ),
     ] = None,
     versus_robots: Annotated[

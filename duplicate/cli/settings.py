@@ -83,6 +83,8 @@ def settings_options(
 
         # Typer reads the parameters from the signature, annotations evaluated.
         wrapper.__signature__ = signature.replace(parameters=kept + added)  # type: ignore[attr-defined]
+        # The settings it takes, for the command reference (cli/reference.py).
+        wrapper.settings_taken = tuple(s.name for s in chosen)  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
 
     return decorate

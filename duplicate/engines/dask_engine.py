@@ -19,7 +19,7 @@ import pandas as pd
 from duplicate.errors import InvalidData, UsageError
 from duplicate.model.adjustments import Adjustments, coverage_problems
 from duplicate.model.columns import canonical_name
-from duplicate.model.results import Results, parse_results
+from duplicate.model.results import Results, columns_of, parse_results
 from duplicate.rules import Rules
 from duplicate.scoring.player_stats import PlayerStats, merge_stats, player_stats
 from duplicate.scoring.row_order import canonical_order
@@ -80,7 +80,7 @@ def _stats_partition(
     if "scored" in done:
         results: Results = done.pop("results")
         done["stats"] = player_stats(done.pop("scored"), results).without_rank_rows()
-        done["results"] = replace(results, frame=results.frame.iloc[:0])
+        done["results"] = replace(results, columns={})
     return done
 
 
@@ -205,7 +205,7 @@ def _as_results(
             np.zeros(len(parts), dtype=np.int8), dtype=pd.CategoricalDtype([""])
         )
     results = Results(
-        frame=parts,
+        columns=columns_of(parts),
         source=source,
         has_table="table" in parts,
         has_seconds="seconds_units" in parts,

@@ -214,7 +214,7 @@ def test_internal_errors_exit_70_without_traceback(
     def broken(*_: object, **__: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("duplicate.scoring.methods.standings", broken)
+    monkeypatch.setattr("duplicate.scoring.methods.standings_batches", broken)
     code, _, err, _ = run("standings", str(spec_example))
     assert code == 70
     assert "internal error: RuntimeError: boom" in err

@@ -81,7 +81,7 @@ def result_table_command(
             with working(f"computing {kind}"):
                 table = run(data, rules, corrections)
             warn_if_nothing_compared(data, rules)
-            rows = len(data.frame)
+            rows = len(data)
         inputs = input_files(results, adjustments, rules=rules)
         refuse_overwriting_inputs(manifest, inputs, "--manifest")
         written = emit(

@@ -7,7 +7,7 @@ import typer
 from duplicate.cli.result_table import result_table_command
 
 standings = result_table_command(
-    "duplicate.scoring.methods:standings",
+    "duplicate.scoring.methods:standings_batches",
     "standings",
     """Rank the players: total rank points, then beaten_avg, rank_counts, play times.
 

@@ -156,7 +156,8 @@ class Cells:
             from duplicate.model.results import no_section
 
             return no_section(len(self.rows))
-        text = pc.fill_null(_text(self.column("section")), "")
+        text: Any = _text(self.column("section"))
+        text = pc.fill_null(text, "")
         self.done("section")
         return text
 
@@ -314,7 +315,8 @@ def _float_text(column: pa.Array[Any]) -> pa.Array[Any]:
         shown = np.asarray(text.to_pylist(), dtype=object)
         shown[others] = [str(float(v)) for v in values[others]]
         text = pa.array(shown, pa.large_string())
-    return pc.if_else(pa.array(present), text, pa.scalar(None, pa.large_string()))
+    missing: Any = pc.if_else(pa.array(present), text, pa.scalar(None, pa.large_string()))
+    return missing  # type: ignore[no-any-return]
 
 
 def _trimmed(text: pa.ChunkedArray[Any]) -> pa.Array[Any]:

@@ -115,7 +115,7 @@ def _pandas_dense(values: pd.Series, compact: bool) -> tuple[CodeArray, int]:
     return codes.astype(code_type(k) if compact else np.int64, copy=False), k
 
 
-def _dictionary_codes(values: pa.DictionaryArray, compact: bool) -> tuple[CodeArray, int]:
+def _dictionary_codes(values: Any, compact: bool) -> tuple[CodeArray, int]:
     """Dense codes of a dictionary column from its indices, never its values per row."""
     indices = np.asarray(values.indices.to_numpy(zero_copy_only=False))
     order = np.asarray(pc.array_sort_indices(values.dictionary).to_numpy(), dtype=np.int64)

@@ -145,10 +145,11 @@ class Results:
         self._codes.setdefault(column, (codes, n))
 
 
-def no_section(n: int) -> pa.DictionaryArray:
+def no_section(n: int) -> Any:
     """The one empty section of n rows, as a dictionary: a byte a row, no text."""
     return pa.DictionaryArray.from_arrays(
-        pa.array(np.zeros(n, dtype=np.int8)), pa.array([""], pa.large_string())
+        pa.array(np.zeros(n, dtype=np.int8)),  # type: ignore[arg-type]
+        pa.array([""], pa.large_string()),
     )
 
 
@@ -185,7 +186,7 @@ def columns_of(frame: pd.DataFrame) -> dict[str, Column]:
         values = frame[name]
         if isinstance(values.dtype, pd.CategoricalDtype):
             columns[str(name)] = pa.DictionaryArray.from_arrays(
-                pa.array(values.cat.codes.to_numpy()),
+                pa.array(values.cat.codes.to_numpy()),  # type: ignore[arg-type]
                 pa.array([str(c) for c in values.cat.categories], pa.large_string()),
             )
         elif isinstance(values.dtype, np.dtype):
@@ -301,7 +302,8 @@ def blank_rows(table: RawColumns) -> np.ndarray | None:
         if pa.types.is_string(kind) or pa.types.is_large_string(kind):
             # Empty, or spaces only: bitmaps, no copy of the text.
             empty = pc.equal(column, pa.scalar("", kind))
-            nothing = pc.fill_null(pc.or_(empty, pc.utf8_is_space(column)), True)
+            either: Any = pc.or_(empty, pc.utf8_is_space(column))
+            nothing = pc.fill_null(either, True)
         here = np.asarray(one_chunk(nothing).to_numpy(zero_copy_only=False), dtype=bool)
         blank = here if blank is None else blank & here
         if not blank.any():

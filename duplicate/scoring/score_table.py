@@ -105,7 +105,8 @@ def _arrow(values: Any) -> pa.Array[Any] | pa.ChunkedArray[Any]:
         return values
     if is_pandas(values):
         return pa.Array.from_pandas(values)
-    return pa.array(values)
+    array: pa.Array[Any] = pa.array(values)
+    return array
 
 
 def result_arrays(

@@ -66,7 +66,12 @@ def read_stored(
     sheet: str | None = None,
 ) -> tuple[pa.Table | pd.DataFrame, int]:
     """read_raw's table as Arrow reads it (CSV, Parquet); an .xlsx workbook's in pandas."""
-    source = resolve(path)
+    return _read_source(resolve(path), encoding, max_rows, sheet)
+
+
+def _read_source(
+    source: Source, encoding: str | None, max_rows: int | None, sheet: str | None
+) -> tuple[pa.Table | pd.DataFrame, int]:
     if source.kind == "xlsx":
         from duplicate.io.spreadsheet import read_xlsx
 
@@ -130,7 +135,7 @@ def read_results(
     `sheet` names the sheet of an .xlsx workbook (default: the first).
     """
     source = resolve(path)
-    table, first_row = read_stored(source, encoding, max_rows, sheet)
+    table, first_row = _read_source(source, encoding, max_rows, sheet)
     # The table read is ours: each column goes once it is parsed (consume), held by
     # nothing else.
     columns = raw_columns(table)

@@ -131,3 +131,66 @@ def test_a_stage_from_the_library_is_the_elimination_command() -> None:
     )
     assert list(stage.standings["player"]) == list(pd.read_csv(io.StringIO(shown))["player"])
     assert len(stage.ledger) == 8
+
+
+TEXT = "str"
+DECIMAL2 = "decimal64(18, 2)[pyarrow]"
+
+
+def test_the_library_gives_its_tables_in_pandas_with_their_types() -> None:
+    """A caller working in pandas gets the results, scores and standings with the
+    column types they have always had: text as pandas' str, exact decimals kept."""
+    results = duplicate.read_results(EVENT)
+    assert {k: str(v) for k, v in results.frame.dtypes.items()} == {
+        "row": "int32",
+        "section": "category",
+        "round": "int64",
+        "deal": "int64",
+        "table": "int64",
+        "seat": "int64",
+        "player": TEXT,
+        "score_units": "int64",
+        "seconds_units": "int64",
+    }
+    assert results.frame["section"].cat.categories.tolist() == [""]
+    standings = duplicate.standings(results)
+    assert {k: str(v) for k, v in standings.dtypes.items()} == {
+        "section": TEXT,
+        "place": "int64",
+        "player": TEXT,
+        "total": DECIMAL2,
+        "penalty": DECIMAL2,
+        "deals": "int64",
+        "beaten_avg": DECIMAL2,
+        "rank_counts": TEXT,
+        "total_seconds": "decimal64(18, 0)[pyarrow]",
+        "trimmed_seconds": DECIMAL2,
+        "decided_by": TEXT,
+        "playoff": "bool",
+    }
+    assert isinstance(standings.index, pd.RangeIndex)
+    percentage = duplicate.standings(results, duplicate.Rules(method="percentage"))
+    assert {k: str(v) for k, v in percentage.dtypes.items()} == {
+        "section": TEXT,
+        "place": "int64",
+        "player": TEXT,
+        "percentage": DECIMAL2,
+        "mp": "int64",
+        "top": "int64",
+        "deals": "int64",
+    }
+    points = duplicate.standings(results, duplicate.Rules(method="standard-points"))
+    assert str(points["place"].dtype) == "Int64"
+    assert str(points["average_sp"].dtype) == DECIMAL2
+    scores = duplicate.score(results)
+    assert str(scores["player"].dtype) == "large_string[pyarrow]"
+    assert str(scores["rank_points"].dtype) == DECIMAL2
+
+
+def test_results_from_pandas_are_the_file_s_results() -> None:
+    """parse_results takes a pandas table as the file's own: the same scores."""
+    raw, first_row = duplicate.read_table(EVENT)
+    from_pandas = duplicate.parse_results(raw, str(EVENT), first_row)
+    from_file = duplicate.read_results(EVENT)
+    assert duplicate.score(from_pandas).equals(duplicate.score(from_file))
+    assert duplicate.standings(from_pandas).equals(duplicate.standings(from_file))

@@ -297,8 +297,11 @@ def _text(column: pa.ChunkedArray[Any]) -> pa.Array[Any]:
         return _trimmed(column)
     if pa.types.is_floating(kind):
         return _float_text(one_chunk(column))
-    # Any other kind (booleans, decimals, integers with missing cells) as Python writes
-    # it: rare columns, and the messages show them so.
+    if pa.types.is_integer(kind) or pa.types.is_decimal(kind):
+        # Arrow writes these as Python does (integers with missing cells, say).
+        return _trimmed(column.cast(pa.large_string()))
+    # Any other kind (booleans, dates) as Python writes it: rare columns, and the
+    # messages show them so.
     cells = [None if v is None else str(v).strip() for v in column.to_pylist()]
     return pa.array([v if v else None for v in cells], pa.large_string())
 

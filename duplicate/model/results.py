@@ -323,15 +323,17 @@ def _map_columns(
 ) -> dict[str, int]:
     """Spec name -> the position of its column among `labels`; missing or doubled
     columns are problems."""
-    found: dict[str, list[tuple[str, int]]] = {}
+    found: dict[str, list[str]] = {}
+    positions: dict[str, int] = {}
     for position, header in enumerate(labels):
         name = canonical_name(str(header))
         if name is not None:
-            found.setdefault(name, []).append((str(header), position))
+            found.setdefault(name, []).append(str(header))
+            positions.setdefault(name, position)
     problems = [
         Problem(
             source,
-            f"columns {' and '.join(repr(h) for h, _ in headers)} both mean '{name}'",
+            f"columns {' and '.join(repr(h) for h in headers)} both mean '{name}'",
             hint="keep one of them",
         )
         for name, headers in found.items()
@@ -351,4 +353,4 @@ def _map_columns(
         )
     if problems:
         raise InvalidData(problems)
-    return {name: headers[0][1] for name, headers in found.items()}
+    return {name: positions[name] for name in found}

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 import tomllib
 from decimal import Decimal
 from pathlib import Path
@@ -15,7 +18,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from tests.conftest import SAMPLE
+from tests.conftest import GOLDEN, SAMPLE
 
 runner = CliRunner()
 
@@ -351,3 +354,36 @@ def test_seating_follows_the_same_rules_as_the_standings(tmp_path: Path) -> None
 def test_verify_help_offers_no_output_file() -> None:
     shown = CliRunner().invoke(app, ["verify", "--help"], env={"COLUMNS": "200"}).stdout
     assert "-o" not in shown.replace("--", "")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["standings", "big2_event.parquet", "-f", "table"],
+        ["score", "big2_event.csv", "-f", "json"],
+        ["standings", "golden/adjustments", "-f", "table"],
+    ],
+    ids=["table", "json", "corrections"],
+)
+def test_the_program_gives_what_it_gives_untuned(args: list[str]) -> None:
+    """A command run as the program, tuned or not (DUPLICATE_NO_TUNING=1), prints the
+    same: whether pandas is loaded (a table for a person, corrections) or not."""
+    command, name, *rest = args
+    if name.startswith("golden/"):
+        case = GOLDEN / name.removeprefix("golden/")
+        files = [str(case / "results.csv"), "--adjustments", str(case / "adjustments.csv")]
+    else:
+        files = [str(SAMPLE / name)]
+    printed = []
+    for tuning in ("", "1"):
+        env = {**os.environ, "DUPLICATE_NO_TUNING": tuning, "COLUMNS": "250"}
+        done = subprocess.run(
+            [sys.executable, "-m", "duplicate", command, *files, *rest],
+            capture_output=True,
+            env=env,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        printed.append(done.stdout)
+    assert printed[0] == printed[1]
+    assert printed[0]

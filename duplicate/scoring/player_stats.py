@@ -72,11 +72,9 @@ def player_stats(numbers: Mapping[str, Any], results: Results) -> PlayerStats:
     keep = ~robots if robots.any() else None
 
     def own(values: Any) -> Any:
-        """A column of the rows kept (numpy or Arrow)."""
-        values = np.asarray(values) if not isinstance(values, pa.Array) else values
-        if keep is None:
-            return values
-        return values.filter(pa.array(keep)) if isinstance(values, pa.Array) else values[keep]
+        """A numpy column of the rows kept."""
+        values = np.asarray(values)
+        return values if keep is None else values[keep]
 
     def own_codes(codes: tuple[CodeArray, int]) -> tuple[CodeArray, int]:
         return own(codes[0]), codes[1]
@@ -85,6 +83,8 @@ def player_stats(numbers: Mapping[str, Any], results: Results) -> PlayerStats:
     if keep is not None:
         player, n = dense_codes(player)
     first = first_rows(player, n)
+    # Each player's first row among all the results: their section and id.
+    origin = first if keep is None else np.flatnonzero(keep)[first]
     seconds = (
         own(results.numbers("seconds_units"))
         if results.has_seconds
@@ -93,8 +93,8 @@ def player_stats(numbers: Mapping[str, Any], results: Results) -> PlayerStats:
     shortest, longest = min_max_by(player, seconds, n)
     deal_rank = own(numbers["deal_rank"])
     players = {
-        "section": section_text(own(results.columns["section"]), first),
-        "player": take(own(results.columns["player"]), first),
+        "section": section_text(results.columns["section"], origin),
+        "player": take(results.columns["player"], origin),
         "points": sum_by(player, own(numbers["points"]), n),
         # No adjustments, no penalty column: no array of zeros as long as the results.
         "penalty": (

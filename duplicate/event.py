@@ -8,7 +8,7 @@ was computed from.
 
     >>> import duplicate
     >>> event = duplicate.load_event("sample_data/spec_example.csv", tie_ranking="dense")
-    >>> event.rules.tie_ranking, len(event.results.frame)  # doctest: +SKIP
+    >>> event.rules.tie_ranking, len(event.results)  # doctest: +SKIP
     ('dense', 9)
 """
 

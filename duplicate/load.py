@@ -134,7 +134,7 @@ class _Reader:
             results = read_results(
                 path, self.encoding, rules.deal_scope, max_rows=self.max_rows, sheet=self.sheet
             )
-            part = Part("results", _given(path), len(results.frame))
+            part = Part("results", _given(path), len(results))
             return Event(name, rules, results=results, parts=(part,))
         # Raw outcomes: the identities checked, the table kept for the game's scorer.
         raw, first_row = read_raw(path, self.encoding, self.max_rows, self.sheet)

@@ -9,7 +9,7 @@ publisher (duplicate.io.publish) writes a Table with its rules beside it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,19 +34,24 @@ class Table:
     data: pa.Table | pd.DataFrame | ScoreBatches
     notes: Mapping[str, str] = field(default_factory=dict)
     event: Event | None = None
+    # How the Arrow table is shown in pandas (default: Arrow-backed columns, missing
+    # values as <NA>; the standings: the column types they have always had).
+    viewed_as: Callable[[pa.Table], pd.DataFrame] | None = None
+    # The pandas view, once made (the data stays as it is: what is written).
+    _frame: pd.DataFrame | None = field(default=None, init=False, repr=False)
 
     @property
     def frame(self) -> pd.DataFrame:
-        """The table in pandas: Arrow-backed columns, missing values as <NA>."""
+        """The table in pandas."""
         import pandas as pd
 
         if isinstance(self.data, pd.DataFrame):
             return self.data
-        from duplicate.scoring.score_table import frame_view
+        if self._frame is None:
+            from duplicate.scoring.score_table import frame_view
 
-        frame = frame_view(self.arrow())
-        self.data = frame
-        return frame
+            self._frame = (self.viewed_as or frame_view)(self.arrow())
+        return self._frame
 
     def arrow(self) -> pa.Table:
         """The whole table in Arrow (batches joined: a big table is held whole)."""

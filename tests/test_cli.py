@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 import tomllib
 from decimal import Decimal
 from pathlib import Path
@@ -15,7 +18,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from tests.conftest import SAMPLE
+from tests.conftest import GOLDEN, SAMPLE
 
 runner = CliRunner()
 
@@ -214,7 +217,7 @@ def test_internal_errors_exit_70_without_traceback(
     def broken(*_: object, **__: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("duplicate.scoring.methods.standings", broken)
+    monkeypatch.setattr("duplicate.scoring.methods.standings_batches", broken)
     code, _, err, _ = run("standings", str(spec_example))
     assert code == 70
     assert "internal error: RuntimeError: boom" in err
@@ -352,3 +355,36 @@ def test_every_command_writing_a_table_offers_an_output_file() -> None:
     for command in ("score", "standings", "verify", "seat", "elimination", "final", "import"):
         shown = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"}).stdout
         assert "-o, --output" in shown, command
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["standings", "big2_event.parquet", "-f", "table"],
+        ["score", "big2_event.csv", "-f", "json"],
+        ["standings", "golden/adjustments", "-f", "table"],
+    ],
+    ids=["table", "json", "corrections"],
+)
+def test_the_program_gives_what_it_gives_untuned(args: list[str]) -> None:
+    """A command run as the program, tuned or not (DUPLICATE_NO_TUNING=1), prints the
+    same: whether pandas is loaded (a table for a person, corrections) or not."""
+    command, name, *rest = args
+    if name.startswith("golden/"):
+        case = GOLDEN / name.removeprefix("golden/")
+        files = [str(case / "results.csv"), "--adjustments", str(case / "adjustments.csv")]
+    else:
+        files = [str(SAMPLE / name)]
+    printed = []
+    for tuning in ("", "1"):
+        env = {**os.environ, "DUPLICATE_NO_TUNING": tuning, "COLUMNS": "250"}
+        done = subprocess.run(
+            [sys.executable, "-m", "duplicate", command, *files, *rest],
+            capture_output=True,
+            env=env,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        printed.append(done.stdout)
+    assert printed[0] == printed[1]
+    assert printed[0]

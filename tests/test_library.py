@@ -137,3 +137,65 @@ def test_tables_in_memory_are_read_as_the_command_says() -> None:
     hands = pd.read_csv(SAMPLE / "stage_example.csv", dtype=str, keep_default_na=False)
     stage = duplicate.elimination(hands, advance=3).frame
     assert stage.equals(duplicate.elimination(SAMPLE / "stage_example.csv", advance=3).frame)
+
+
+TEXT = "str"
+DECIMAL2 = "decimal64(18, 2)[pyarrow]"
+
+
+def test_the_library_gives_its_tables_in_pandas_with_their_types() -> None:
+    """A caller working in pandas gets the results, scores and standings with the
+    column types they have always had: text as pandas' str, exact decimals kept."""
+    results = duplicate.load_event(EVENT).results
+    assert results is not None
+    assert {k: str(v) for k, v in results.frame.dtypes.items()} == {
+        "row": "int32",
+        "section": "category",
+        "round": "int64",
+        "deal": "int64",
+        "table": "int64",
+        "seat": "int64",
+        "player": TEXT,
+        "score_units": "int64",
+        "seconds_units": "int64",
+    }
+    assert results.frame["section"].cat.categories.tolist() == [""]
+    standings = duplicate.standings(results).frame
+    assert {k: str(v) for k, v in standings.dtypes.items()} == {
+        "section": TEXT,
+        "place": "int64",
+        "player": TEXT,
+        "total": DECIMAL2,
+        "penalty": DECIMAL2,
+        "deals": "int64",
+        "beaten_avg": DECIMAL2,
+        "rank_counts": TEXT,
+        "total_seconds": "decimal64(18, 0)[pyarrow]",
+        "trimmed_seconds": DECIMAL2,
+        "decided_by": TEXT,
+        "playoff": "bool",
+    }
+    assert isinstance(standings.index, pd.RangeIndex)
+    percentage = duplicate.standings(results, duplicate.Rules(method="percentage")).frame
+    assert {k: str(v) for k, v in percentage.dtypes.items()} == {
+        "section": TEXT,
+        "place": "int64",
+        "player": TEXT,
+        "percentage": DECIMAL2,
+        "mp": "int64",
+        "top": "int64",
+        "deals": "int64",
+    }
+    points = duplicate.standings(results, duplicate.Rules(method="standard-points")).frame
+    assert str(points["place"].dtype) == "Int64"
+    assert str(points["average_sp"].dtype) == DECIMAL2
+    scores = duplicate.score(results).frame
+    assert str(scores["player"].dtype) == "large_string[pyarrow]"
+    assert str(scores["rank_points"].dtype) == DECIMAL2
+
+
+def test_results_from_pandas_are_the_file_s_results() -> None:
+    """A pandas table is read as the file it came from: the same scores."""
+    from_pandas = pd.read_csv(EVENT, dtype=str, keep_default_na=False)
+    assert duplicate.score(from_pandas).frame.equals(duplicate.score(EVENT).frame)
+    assert duplicate.standings(from_pandas).frame.equals(duplicate.standings(EVENT).frame)

@@ -19,9 +19,15 @@ def standings(
         >>> import duplicate
         >>> duplicate.standings("sample_data/spec_example.csv").frame  # doctest: +SKIP
     """
-    from duplicate.scoring.methods import standings as ranked
+    from duplicate.scoring.methods import standings_batches, standings_frame
 
     event = event_of(source, rules, adjustments=adjustments, **settings)
     results = event.needs_results("standings")
-    table = ranked(results, event.rules, event.adjustments)
-    return Table("standings", event.rules, with_names(table, event.players), event=event)
+    table = standings_batches(results, event.rules, event.adjustments).to_table()
+    return Table(
+        "standings",
+        event.rules,
+        with_names(table, event.players),
+        event=event,
+        viewed_as=standings_frame,
+    )

@@ -99,7 +99,7 @@ def validate(
         event.source,
         tuple(errors),
         tuple(warnings),
-        len(results.frame),
+        len(results),
         results.dense_key("section", "player")[1],
         results.dense_key(*event.rules.scope.deal_keys)[1],
     )

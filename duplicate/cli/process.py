@@ -7,11 +7,15 @@ Set DUPLICATE_NO_TUNING=1 to run without the tuning (the results are the same).
 from __future__ import annotations
 
 import ctypes
+import dis
+import importlib.util
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from importlib.machinery import ModuleSpec
+from types import FrameType, ModuleType
 from typing import Any
 
 # Parquet row groups encoded at once (io.parquet_write.write_parquet), each holding up to 2**20
@@ -67,6 +71,7 @@ def tune() -> None:
     for name, value in ENVIRONMENT_DEFAULTS.items():
         os.environ.setdefault(name, value)
     keep_freed_memory()
+    pandas_on_request()
 
 
 def encoding_threads() -> int:
@@ -129,3 +134,75 @@ def _glibc() -> ctypes.CDLL | None:
     except OSError:  # musl and others: no mallopt to call
         return None
     return libc if hasattr(libc, "mallopt") else None
+
+
+def pandas_on_request() -> None:
+    """pandas loaded only when the command itself imports it.
+
+    Arrow, the first time it meets a value, imports pandas to ask whether the value is
+    a pandas object; that import takes longer than a small event's whole run. Until the
+    command imports pandas (an import statement), Arrow's asking is answered "no
+    pandas", and Arrow runs as it does where pandas is not installed (no value is a
+    pandas object yet). Once the command imports it, pandas loads as usual and Arrow is
+    told that it is there.
+    """
+    if "pandas" not in sys.modules and not any(
+        isinstance(f, _PandasOnRequest) for f in sys.meta_path
+    ):
+        sys.meta_path.insert(0, _PandasOnRequest())
+
+
+class _PandasOnRequest:
+    """The import finder of pandas_on_request: it refuses Arrow's asking (an import
+    made from compiled code, not by an import statement) until an import statement
+    asks; then it lets pandas load, tells Arrow, and leaves."""
+
+    def find_spec(
+        self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if name != "pandas":
+            return None
+        if not _asked_by_python(sys._getframe(1)):
+            raise ModuleNotFoundError("pandas is loaded when a command imports it", name=name)
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _ThenTellArrow(spec.loader)  # type: ignore[assignment]
+        return spec
+
+
+_IMPORT_NAME = dis.opmap["IMPORT_NAME"]
+
+
+def _asked_by_python(frame: FrameType | None) -> bool:
+    """Whether the import under way is an import statement, or importlib.import_module:
+    the first frame outside the import machinery is running one."""
+    while frame is not None and frame.f_code.co_filename.startswith("<frozen importlib"):
+        frame = frame.f_back
+    if frame is None:
+        return False
+    if frame.f_code.co_filename.endswith(os.path.join("importlib", "__init__.py")):
+        return True
+    return frame.f_code.co_code[frame.f_lasti] == _IMPORT_NAME
+
+
+class _ThenTellArrow:
+    """pandas' own loader; once pandas is loaded, Arrow (told "no pandas" before) is
+    told that it is there."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        module: ModuleType | None = self.loader.create_module(spec)
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.loader.exec_module(module)
+        arrow = sys.modules.get("pyarrow.lib")
+        if arrow is not None:
+            # Asking for pandas through Arrow's own shim makes it look again.
+            arrow._pandas_api.pd  # noqa: B018
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.loader, name)

@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from duplicate.errors import InvalidData, UsageError
 from duplicate.model.adjustments import Adjustments, coverage_problems
 from duplicate.model.columns import canonical_name
-from duplicate.model.results import Results, parse_results
+from duplicate.model.results import Results, columns_of, parse_results
 from duplicate.rules import Rules
 from duplicate.scoring.player_stats import PlayerStats, merge_stats, player_stats
 from duplicate.scoring.row_order import canonical_order
@@ -80,7 +81,7 @@ def _stats_partition(
     if "scored" in done:
         results: Results = done.pop("results")
         done["stats"] = player_stats(done.pop("scored"), results).without_rank_rows()
-        done["results"] = replace(results, frame=results.frame.iloc[:0])
+        done["results"] = replace(results, columns={})
     return done
 
 
@@ -205,7 +206,7 @@ def _as_results(
             np.zeros(len(parts), dtype=np.int8), dtype=pd.CategoricalDtype([""])
         )
     results = Results(
-        frame=parts,
+        columns=columns_of(parts),
         source=source,
         has_table="table" in parts,
         has_seconds="seconds_units" in parts,
@@ -238,30 +239,28 @@ def standings_on_dask(
     adjustments: Adjustments | None = None,
     scheduler: str | None = None,
     first_row: int = 1,
-) -> pd.DataFrame:
+) -> ScoreBatches:
     """`standings` on a Dask cluster: per-player statistics reduced, then ranked here.
 
     The same table as the local engine: only the players' sums cross the network.
     """
     done, _ = _run(raw, _stats_partition, source, rules, adjustments, scheduler, first_row)
     seconds_scale = max(d["results"].seconds_scale for d in done)
-    text_ids = any(
-        not pd.api.types.is_integer_dtype(d["stats"].players["player"].dtype) for d in done
-    )
+    text_ids = any(isinstance(d["stats"].players["player"], pa.Array) for d in done)
     parts = []
     for d in done:
         stats: PlayerStats = d["stats"]
-        players, ranks, beaten = stats.players.copy(), stats.ranks, stats.beaten
+        players, ranks, beaten = dict(stats.players), stats.ranks, stats.beaten
         # Play times at the finest scale any partition used.
         factor = 10 ** (seconds_scale - d["results"].seconds_scale)
         for column in ("seconds_sum", "seconds_min", "seconds_max"):
             players[column] = players[column] * factor
         if text_ids:
             # Integer ids are written without leading zeros: as text they read the same.
-            players = players.assign(player=players["player"].astype(str))
+            players["player"] = pa.array(players["player"]).cast(pa.large_string())
         parts.append(PlayerStats(players, ranks, beaten))
     summary = replace(done[0]["results"], seconds_scale=seconds_scale)
-    return rank_players(merge_stats(parts), summary, rules)
+    return ScoreBatches.whole(rank_players(merge_stats(parts), summary, rules))
 
 
 __all__ = ["score_on_dask", "scored_rows_on_dask", "standings_on_dask"]

@@ -5,15 +5,13 @@ asked and joined into the bytes one writer writes."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
-
-from duplicate.io.parquet_footer import FileJoiner
 
 IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
 # Integer identifiers that mostly rise row by row: delta encoding stores them in almost
@@ -47,12 +45,18 @@ def write_parquet(
     every 2**20 rows whatever the tables' lengths, so the bytes do not depend on how
     the rows were split.
 
-    Arrow encodes a file on one thread. With `threads` > 1, each row group is encoded
-    as a file of its own, that many at once, and the files are joined in order
-    (parquet_footer.FileJoiner): the bytes are those one writer writes.
+    Arrow encodes a file on one thread. With `threads` > 1 and more than one row
+    group, each row group is encoded as a file of its own, that many at once, and the
+    files are joined in order (parquet_footer.FileJoiner): the bytes are those one
+    writer writes.
     """
-    if threads <= 1:
-        return _write_parquet_plainly(sink, tables, nullable, meta)
+    groups_of = _row_groups(tables, nullable, meta)
+    # The first two row groups tell whether there is more than one.
+    first = list(itertools.islice(groups_of, 2))
+    if threads <= 1 or len(first) < 2:
+        return _write_parquet_plainly(sink, itertools.chain(first, groups_of))
+    from duplicate.io.parquet_footer import FileJoiner
+
     rows = groups = 0
     joiner = FileJoiner()
     with contextlib.ExitStack() as stack:
@@ -66,7 +70,7 @@ def write_parquet(
                 out.write(piece)
 
         schema: pa.Schema | None = None
-        for group in _row_groups(tables, nullable, meta):
+        for group in itertools.chain(first, groups_of):
             rows, groups, schema = rows + len(group), groups + 1, group.schema
             if len(encoding) >= threads:
                 write_oldest()
@@ -82,14 +86,14 @@ def write_parquet(
     return rows
 
 
-def _write_parquet_plainly(
-    sink: str | pa.NativeFile, tables: Iterable[pa.Table], nullable: set[str], meta: dict[str, str]
-) -> int:
-    """write_parquet with one writer, row group after row group."""
+def _write_parquet_plainly(sink: str | pa.NativeFile, groups: Iterable[pa.Table]) -> int:
+    """write_parquet with one writer, row group after row group (_row_groups)."""
+    import pyarrow.parquet as pq
+
     rows = 0
     writer: pq.ParquetWriter | None = None
     try:
-        for group in _row_groups(tables, nullable, meta):
+        for group in groups:
             if writer is None:
                 writer = pq.ParquetWriter(sink, group.schema, **_parquet_options(group.schema))
             writer.write_table(group, row_group_size=ROW_GROUP_ROWS)
@@ -151,6 +155,8 @@ def _row_groups(
 
 def _encoded(table: pa.Table) -> pa.Buffer:
     """The table as a Parquet file of its own (one row group), in memory."""
+    import pyarrow.parquet as pq
+
     sink = pa.BufferOutputStream()
     with pq.ParquetWriter(sink, table.schema, **_parquet_options(table.schema)) as writer:
         writer.write_table(table, row_group_size=ROW_GROUP_ROWS)

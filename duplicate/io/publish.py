@@ -18,9 +18,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-
-import pandas as pd
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from duplicate import __version__
 from duplicate.errors import UsageError
@@ -35,7 +33,11 @@ from duplicate.io.write import (
 from duplicate.rules import Rules
 from duplicate.scoring.score_table import ScoreBatches
 
-Table = pd.DataFrame | pa.Table | ScoreBatches
+if TYPE_CHECKING:
+    pass
+
+# A table to write: pandas, Arrow, or Arrow in batches.
+Table = Any
 
 
 @dataclass(frozen=True)

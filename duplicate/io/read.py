@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from duplicate.errors import InputOutputError, InvalidData, Problem
 from duplicate.io.csv_file import csv_text, read_csv
 from duplicate.io.source import STDIN, Source, dataset_files, resolve
-from duplicate.io.spreadsheet import read_xlsx
 from duplicate.limits import MAX_ROWS
-from duplicate.model.adjustments import Adjustments, parse_adjustments
+from duplicate.model.cells import raw_columns
 from duplicate.model.results import Results, parse_results
-from duplicate.stages.hand_log import HandLog, parse_hand_log
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from duplicate.model.adjustments import Adjustments
+    from duplicate.stages.hand_log import HandLog
 
 # Columns of a Parquet file read at once (Arrow decodes them on threads of their own),
 # in at most PARQUET_READS reads: more at once when a file has many.
@@ -51,28 +55,48 @@ def read_raw(
     .xlsx workbook by its sheet `sheet` (default: the first), every cell as text.
     More than `max_rows` rows (None: no limit) is refused before the table is parsed.
     """
-    source = resolve(path)
+    table, first_row = read_stored(path, encoding, max_rows, sheet)
+    return (table if not isinstance(table, pa.Table) else _to_pandas(table)), first_row
+
+
+def read_stored(
+    path: str | Path | Source,
+    encoding: str | None = None,
+    max_rows: int | None = MAX_ROWS,
+    sheet: str | None = None,
+) -> tuple[pa.Table | pd.DataFrame, int]:
+    """read_raw's table as Arrow reads it (CSV, Parquet); an .xlsx workbook's in pandas."""
+    return _read_source(resolve(path), encoding, max_rows, sheet)
+
+
+def _read_source(
+    source: Source, encoding: str | None, max_rows: int | None, sheet: str | None
+) -> tuple[pa.Table | pd.DataFrame, int]:
     if source.kind == "xlsx":
-        table = read_xlsx(source.read_bytes(), source.name, sheet)
+        from duplicate.io.spreadsheet import read_xlsx
+
+        frame = read_xlsx(source.read_bytes(), source.name, sheet)
         if max_rows is not None:
-            _check_rows(source, len(table), max_rows, "rows")
-        return table, 2
+            _check_rows(source, len(frame), max_rows, "rows")
+        return frame, 2
     if source.kind == "csv":
         text = csv_text(source, encoding)
         if max_rows is not None:
             # Line ends after the header bound the rows from above (LF, CRLF or CR).
             _check_rows(source, text.lines, max_rows, "lines after its header")
-        return _to_pandas(read_csv(text)), 2
+        return read_csv(text), 2
     if source.kind == "dataset":
         if max_rows is not None:
             _check_rows(source, _dataset_rows(source), max_rows, "rows")
-        return _to_pandas(_read_parquet(source)), 1
+        return _read_parquet(source), 1
+    import pyarrow.parquet as pq
+
     with _parquet_errors(source):
         file = pq.ParquetFile(_parquet_input(source))
     if max_rows is not None:
         # The rows the footer declares: nothing else is read yet.
         _check_rows(source, file.metadata.num_rows, max_rows, "rows")
-    return _parquet_frame(source, file), 1
+    return _parquet_table(source, file), 1
 
 
 def _check_rows(source: Source, rows: int, max_rows: int, what: str) -> None:
@@ -91,6 +115,8 @@ def _check_rows(source: Source, rows: int, max_rows: int, what: str) -> None:
 
 def _dataset_rows(source: Source) -> int:
     """The rows a Parquet dataset's files declare in their footers (nothing else read)."""
+    import pyarrow.parquet as pq
+
     with _parquet_errors(source):
         return sum(pq.read_metadata(f).num_rows for f in dataset_files(Path(source.given)))
 
@@ -109,15 +135,13 @@ def read_results(
     `sheet` names the sheet of an .xlsx workbook (default: the first).
     """
     source = resolve(path)
-    raw, first_row = read_raw(source, encoding, max_rows, sheet)
+    table, first_row = _read_source(source, encoding, max_rows, sheet)
+    # The table read is ours: each column goes once it is parsed (consume), held by
+    # nothing else.
+    columns = raw_columns(table)
+    del table
     return parse_results(
-        raw,
-        source.name,
-        first_row,
-        deal_scope,
-        check_structure=check_structure,
-        # The table read is ours: each text column goes once it is parsed.
-        consume=True,
+        columns, source.name, first_row, deal_scope, check_structure=check_structure, consume=True
     )
 
 
@@ -132,6 +156,8 @@ def read_adjustments(
     path: str | Path | Source, encoding: str | None = None, max_rows: int | None = MAX_ROWS
 ) -> Adjustments:
     """Read and validate an adjustments file (round, deal, player, kind, value, reason)."""
+    from duplicate.model.adjustments import parse_adjustments
+
     raw, first_row = read_raw(path, encoding, max_rows)
     return parse_adjustments(raw, source_name(path), first_row)
 
@@ -140,6 +166,8 @@ def read_hand_log(
     path: str | Path | Source, encoding: str | None = None, max_rows: int | None = MAX_ROWS
 ) -> HandLog:
     """Read and check a stage's hand log (SCORING.md section 8)."""
+    from duplicate.stages.hand_log import parse_hand_log
+
     raw, first_row = read_raw(path, encoding, max_rows)
     return parse_hand_log(raw, source_name(path), first_row)
 
@@ -147,6 +175,10 @@ def read_hand_log(
 def read_published(path: str | Path | Source, encoding: str | None = None) -> pd.DataFrame:
     """A table as `duplicate` writes it: CSV, Parquet, .xlsx (its first sheet), or JSON
     ({"standings": [...]})."""
+    import pandas as pd
+
+    from duplicate.io.spreadsheet import read_xlsx
+
     source = resolve(path)
     if source.kind == "xlsx":
         return read_xlsx(source.read_bytes(), source.name)
@@ -178,6 +210,8 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
 
 def _read_parquet(source: Source) -> pa.Table:
     """A Parquet file or dataset as one table."""
+    import pyarrow.parquet as pq
+
     with _parquet_errors(source):
         if source.kind == "dataset":
             if not dataset_files(Path(source.given)):
@@ -187,23 +221,22 @@ def _read_parquet(source: Source) -> pa.Table:
         return pq.read_table(_parquet_input(source))
 
 
-def _parquet_frame(source: Source, file: pq.ParquetFile) -> pd.DataFrame:
-    """A Parquet file as pandas (_to_pandas), read a few columns at a time.
-
-    Each group's Arrow buffers are freed before the next group is read, and the heap
-    takes the next columns into them: a lower peak than the whole table's, and quicker
-    (fewer fresh pages; docs/performance.md).
-    """
+def _parquet_table(source: Source, file: pq.ParquetFile) -> pa.Table:
+    """A Parquet file read a few columns at a time, in at most PARQUET_READS reads
+    (Arrow decodes a read's columns on threads of their own): its columns come as
+    single arrays, no chunks to join."""
     with _parquet_errors(source):
         names = _data_columns(file.schema_arrow)
         if not names:
-            return _to_pandas(file.read())
+            return file.read()
         step = max(PARQUET_COLUMNS_AT_ONCE, -(-len(names) // PARQUET_READS))
-        columns: dict[Hashable, pd.Series] = {}
-        for start in range(0, len(names), step):
-            part = _to_pandas(file.read(columns=names[start : start + step]))
-            columns.update(part.items())
-    return pd.DataFrame(columns, copy=False)
+        parts = [
+            file.read(columns=names[start : start + step]) for start in range(0, len(names), step)
+        ]
+    return pa.Table.from_arrays(
+        [column for part in parts for column in part.columns],
+        names=[name for part in parts for name in part.column_names],
+    )
 
 
 def _data_columns(schema: pa.Schema) -> list[str] | None:
@@ -235,10 +268,10 @@ def _parquet_errors(source: Source) -> Iterator[None]:
 
 def _to_pandas(table: pa.Table) -> pd.DataFrame:
     """Arrow buffers are released as they convert: the file is not held twice. Text
-    stays Arrow's own (ArrowDtype: 32-bit offsets where pandas' text takes 64), and each
-    column is parsed into its type, then dropped (results.parse_results)."""
-    return table.to_pandas(self_destruct=True, split_blocks=True, types_mapper=_arrow_text)
+    stays Arrow's own (ArrowDtype: 32-bit offsets where pandas' text takes 64)."""
+    import pandas as pd
 
+    def arrow_text(data_type: pa.DataType) -> pd.ArrowDtype | None:
+        return pd.ArrowDtype(data_type) if pa.types.is_string(data_type) else None
 
-def _arrow_text(data_type: pa.DataType) -> pd.ArrowDtype | None:
-    return pd.ArrowDtype(data_type) if pa.types.is_string(data_type) else None
+    return table.to_pandas(self_destruct=True, split_blocks=True, types_mapper=arrow_text)

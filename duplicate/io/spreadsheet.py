@@ -16,20 +16,23 @@ from __future__ import annotations
 import datetime
 import io
 import zipfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.errors import InvalidData, Problem, UsageError
 from duplicate.limits import MAX_WORKBOOK_BYTES
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 EXCEL_ROWS = 1_048_576
 
 
 def read_xlsx(data: bytes, source: str, sheet: str | None = None) -> pd.DataFrame:
     """A sheet of a workbook as a table of text, its first row the header."""
+    import pandas as pd
     from python_calamine import CalamineError, CalamineWorkbook, WorksheetNotFound
 
     _check_unpacked_size(data, source)

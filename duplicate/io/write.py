@@ -12,10 +12,9 @@ import tomllib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
@@ -24,6 +23,9 @@ from duplicate.errors import InputOutputError, UsageError
 from duplicate.io.json_text import dumps
 from duplicate.io.parquet_write import parquet_bytes
 from duplicate.model.codes import one_chunk
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # excel: CSV as Excel opens it on any system (UTF-8 with a BOM, so that Chinese names
 # are not garbled on Chinese Windows; CRLF line ends).

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
 from duplicate.model.columns import header_map
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 KINDS = ("mp_pct", "penalty", "void", "avg_plus", "avg_minus", "weighted")
 # Average plus and minus (SCORING.md section 9): at least 60%, or at most 40%, the
@@ -95,6 +98,7 @@ def parse_adjustments(
 def _cells_as_text(raw: pd.DataFrame, columns: dict[str, Hashable], first_row: int) -> pd.DataFrame:
     """Every column an adjustment reads, as trimmed text ('' where absent), and the row
     numbers messages give."""
+    import pandas as pd
 
     def text(name: str, default: str = "") -> pd.Series:
         if name not in columns:
@@ -208,6 +212,8 @@ def scaled_units(values: pd.Series, scale: int) -> pd.Series:
     Digits beyond `scale` decimals must be zeros (the caller checks with
     `fits_scale`); no float on the way.
     """
+    import pandas as pd
+
     sign = np.where(values.str.startswith("-"), -1, 1)
     digits = values.str.lstrip("+-")
     whole = digits.str.extract(r"^([0-9]+)", expand=False).fillna("0").astype("int64")
@@ -231,6 +237,8 @@ def coverage_problems(
     `matched_rows` holds an adjustment's row number once for every result it names
     (from one table of results, or from the parts of one scored on a cluster).
     """
+    import pandas as pd
+
     times = pd.Series(matched_rows).value_counts()
     problems = []
     for row in adjustments.frame.to_dict("records"):

@@ -8,15 +8,22 @@ with one bincount when the cells fit in memory, a sort of the combined keys othe
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+import sys
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.errors import OutOfRange
 from duplicate.model.exact import CodeArray, IntArray, abs_sum_reaches
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# A column codes are made of: numpy, Arrow (text, or the dictionary of a missing
+# section), or a pandas Series (the callers working in pandas).
+Values = Any
 
 # Cells a histogram may have: its int64 counts bound its memory (2**26 x 8 bytes).
 HISTOGRAM_LIMIT = 1 << 26
@@ -30,13 +37,23 @@ SMALL_RANGE = 1 << 16
 _FIRST_PAIRS = 1024
 
 
-def dense_codes(values: pd.Series | np.ndarray) -> tuple[IntArray, int]:
+def is_pandas(value: object) -> bool:
+    """Whether `value` is a pandas object (told without importing pandas: a process
+    that never loaded it holds none)."""
+    pandas = sys.modules.get("pandas")
+    if pandas is None:
+        return False
+    kinds = (pandas.Series, pandas.Index, pandas.api.extensions.ExtensionArray)
+    return isinstance(value, kinds) or value is pandas.NA
+
+
+def dense_codes(values: Values) -> tuple[IntArray, int]:
     """Codes 0..k-1 for the distinct values, in the values' sort order, and k."""
     codes, k = _dense(values, compact=False)
     return cast("IntArray", codes), k
 
 
-def compact_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int]:
+def compact_codes(values: Values) -> tuple[CodeArray, int]:
     """dense_codes in the smallest signed integer type that holds them.
 
     Rounds, deals, seats and tables take a byte or two a row instead of eight; combine
@@ -45,10 +62,12 @@ def compact_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int]:
     return _dense(values, compact=True)
 
 
-def _dense(values: pd.Series | np.ndarray, compact: bool) -> tuple[CodeArray, int]:
-    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
-        return _category_codes(values, compact)
-    text = _arrow_text(values)
+def _dense(values: Values, compact: bool) -> tuple[CodeArray, int]:
+    if is_pandas(values):
+        return _pandas_dense(values, compact)
+    if isinstance(values, pa.DictionaryArray):
+        return _dictionary_codes(values, compact)
+    text = values if isinstance(values, pa.Array | pa.ChunkedArray) else None
     if text is not None:
         codes, k = text_codes(text)
         return codes.astype(code_type(k) if compact else np.int64, copy=False), k
@@ -68,12 +87,44 @@ def _dense(values: pd.Series | np.ndarray, compact: bool) -> tuple[CodeArray, in
             k = int(present.sum())
             lookup = np.cumsum(present) - 1
             return lookup.astype(code_type(k) if compact else np.int64)[index], k
+    if array is not None:
+        # Integers spread too wide for a table: Arrow's hash table, as for text.
+        codes, k = text_codes(pa.array(array))
+        return codes.astype(code_type(k) if compact else np.int64, copy=False), k
+    import pandas as pd
+
+    return _pandas_dense(pd.Series(values), compact)
+
+
+def _pandas_dense(values: pd.Series, compact: bool) -> tuple[CodeArray, int]:
+    """_dense of a pandas column: categories by their own codes, Arrow-backed text by
+    Arrow, integers as numpy, anything else by pandas' factorize."""
+    import pandas as pd
+
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return _category_codes(values, compact)
+    text = _arrow_text(values)
+    if text is not None:
+        codes, k = text_codes(text)
+        return codes.astype(code_type(k) if compact else np.int64, copy=False), k
+    array = _integers_or_none(values)
+    if array is not None:
+        return _dense(array, compact)
     codes, uniques = pd.factorize(values, sort=True)
     k = len(uniques)
     return codes.astype(code_type(k) if compact else np.int64, copy=False), k
 
 
-def sorting_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int] | None:
+def _dictionary_codes(values: Any, compact: bool) -> tuple[CodeArray, int]:
+    """Dense codes of a dictionary column from its indices, never its values per row."""
+    indices = np.asarray(values.indices.to_numpy(zero_copy_only=False))
+    order = np.asarray(pc.array_sort_indices(values.dictionary).to_numpy(), dtype=np.int64)
+    place = np.empty(len(order), dtype=code_type(len(order)))
+    place[order] = np.arange(len(order))
+    return _dense(place[indices], compact)
+
+
+def sorting_codes(values: Values) -> tuple[CodeArray, int] | None:
     """Non-negative integers below max(SMALL_RANGE, 2n) as their own codes, and their
     maximum plus one; None for any other column.
 
@@ -87,23 +138,30 @@ def sorting_codes(values: pd.Series | np.ndarray) -> tuple[CodeArray, int] | Non
     return array, span[1] + 1
 
 
-def _integers_or_none(values: pd.Series | np.ndarray) -> np.ndarray | None:
+def _integers_or_none(values: Values) -> np.ndarray | None:
     """The values as a numpy integer array without a copy, or None (asked of a column's
     type, never of its rows: text is not turned into Python objects to find out)."""
     if isinstance(values, np.ndarray):
         return values if values.dtype.kind in "iu" else None
-    if isinstance(values.dtype, np.dtype) and values.dtype.kind in "iu":
-        return values.to_numpy()
+    if is_pandas(values) and isinstance(values.dtype, np.dtype) and values.dtype.kind in "iu":
+        return cast("np.ndarray", values.to_numpy())
     return None
 
 
-def arrow_strings(column: pd.Series) -> pa.ChunkedArray[Any] | None:
-    """The Arrow strings behind a text column (no copy when it is Arrow-backed).
+def arrow_strings(column: Values) -> pa.ChunkedArray[Any] | None:
+    """The Arrow strings behind a text column (no copy when it is Arrow-backed, or
+    Arrow's own).
 
     None for any other column (numbers, categories).
     """
+    if isinstance(column, np.ndarray):
+        return None
     try:
-        array = pa.array(column, from_pandas=True)
+        array = (
+            column
+            if isinstance(column, pa.Array | pa.ChunkedArray)
+            else pa.array(column, from_pandas=True)
+        )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
     chunked = array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
@@ -111,10 +169,12 @@ def arrow_strings(column: pd.Series) -> pa.ChunkedArray[Any] | None:
     return chunked if any(is_text(chunked.type) for is_text in text_types) else None
 
 
-def _arrow_text(values: pd.Series | np.ndarray) -> pa.ChunkedArray[Any] | None:
+def _arrow_text(values: pd.Series) -> pa.ChunkedArray[Any] | None:
     """arrow_strings of an Arrow-backed text column with no missing value (any other
     column goes to pandas' factorize: no Python strings are turned into Arrow's)."""
-    if not isinstance(values, pd.Series) or not isinstance(values.dtype, pd.StringDtype):
+    import pandas as pd
+
+    if not isinstance(values.dtype, pd.StringDtype):
         return None
     if values.dtype.storage != "pyarrow" or bool(values.isna().any()):
         return None

@@ -93,11 +93,17 @@ def closest_match(header: object, known: list[str]) -> str | None:
 
 def unused_columns(frame: pd.DataFrame, also: tuple[str, ...] = ()) -> list[str]:
     """Headers of `frame` that name no column of the results (nor `also`), notes aside."""
+    return unused_headers(list(frame.columns), also)
+
+
+def unused_headers(labels: list[Hashable], also: tuple[str, ...] = ()) -> list[str]:
+    """The headers among `labels` that name no column of the results (nor `also`),
+    notes aside."""
     raw = [a for game in RAW_ALIASES.values() for names in game.values() for a in names]
     known = set(_LOOKUP) | {a.casefold() for a in (*also, *raw, *COMPUTED)}
     return [
         str(label)
-        for label in frame.columns
+        for label in labels
         if compared(label) not in known and not is_note(label) and str(label).strip()
     ]
 

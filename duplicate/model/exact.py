@@ -7,14 +7,16 @@ never compared after rounding for display.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 
 from duplicate.errors import OutOfRange
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 IntArray = npt.NDArray[np.int64]
 # Dense codes held in the smallest integer type that fits them (see codes.compact_codes).
@@ -63,6 +65,8 @@ def decimal_series(
     units: IntArray, scale: int, mask: npt.NDArray[np.bool_] | None = None
 ) -> pd.Series:
     """decimal_array as a pandas Series backed by Arrow, so values stay exact."""
+    import pandas as pd
+
     return pd.Series(pd.arrays.ArrowExtensionArray(decimal_array(units, scale, mask)))
 
 

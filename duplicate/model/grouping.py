@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+from typing import Any
 
-from duplicate.model.codes import combine, dense_codes
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from duplicate.model.codes import combine, dense_codes, is_pandas
 from duplicate.model.exact import IntArray
 
 
-def group_codes(frame: pd.DataFrame, keys: list[str]) -> tuple[IntArray, int]:
+def group_codes(frame: Any, keys: list[str]) -> tuple[IntArray, int]:
     """A dense int64 code per distinct combination of `keys`, ordered like the keys."""
     key, _ = combine([dense_codes(frame[k]) for k in keys])
     return dense_codes(key)
@@ -26,10 +29,14 @@ def section_key(name: str) -> tuple[int, str]:
     return (STEMS.index(text[0]), text) if text and text[0] in STEMS else (len(STEMS), text)
 
 
-def section_codes(sections: pd.Series) -> tuple[IntArray, int]:
-    """Dense codes of the sections in section_key order."""
-    codes, uniques = pd.factorize(sections.astype("str"))
-    names = [str(name) for name in uniques]
+def section_codes(sections: Any) -> tuple[IntArray, int]:
+    """Dense codes of the sections (Arrow text, or pandas) in section_key order."""
+    if is_pandas(sections):
+        sections = pa.array(sections.astype("str"), pa.large_string())
+    encoded: Any = pc.dictionary_encode(sections)
+    codes = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+    uniques = encoded.dictionary
+    names = [str(name) for name in uniques.to_pylist()]
     ranked = sorted(range(len(names)), key=lambda i: section_key(names[i]))
     position = np.empty(len(uniques), dtype=np.int64)
     position[ranked] = np.arange(len(uniques))

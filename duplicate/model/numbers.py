@@ -13,17 +13,19 @@ import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.limits import MAX_COLUMN_SUM, MAX_DECIMALS, MAX_UNITS
-from duplicate.model.codes import one_chunk
+from duplicate.model.codes import is_pandas, one_chunk
 from duplicate.model.exact import IntArray, abs_sum_reaches
 from duplicate.model.text_bytes import bytes_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DECIMAL_GRAMMAR = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$"
 # Digits Arrow may cast to int64 without overflow.
@@ -99,7 +101,7 @@ def _arrow(
     column: pd.Series | pa.ChunkedArray[Any] | pa.Array[Any],
 ) -> pa.ChunkedArray[Any] | pa.Array[Any]:
     array: Any = column
-    if isinstance(array, pd.Series):
+    if is_pandas(array):
         if array.dtype == object:
             # Mixed Python objects: read as their text.
             array = array.map(lambda v: None if _missing(v) else str(v), na_action="ignore")
@@ -108,7 +110,7 @@ def _arrow(
 
 
 def _missing(value: object) -> bool:
-    return value is None or value is pd.NA or (isinstance(value, float) and value != value)
+    return value is None or is_pandas(value) or (isinstance(value, float) and value != value)
 
 
 def _all_bad(n: int) -> Units:

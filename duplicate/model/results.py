@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.errors import InvalidData, Problem
-from duplicate.model.cells import SCORE_HINT, SECONDS_HINT, Cells
+from duplicate.model.cells import SCORE_HINT, SECONDS_HINT, Cells, RawColumns, raw_columns
 from duplicate.model.codes import (
-    arrow_strings,
     combine,
     compact_codes,
     dense_codes,
+    one_chunk,
     sorting_codes,
 )
 from duplicate.model.columns import (
@@ -25,7 +25,7 @@ from duplicate.model.columns import (
     RAW_REQUIRED,
     REQUIRED,
     canonical_name,
-    unused_columns,
+    unused_headers,
 )
 from duplicate.model.exact import CodeArray
 from duplicate.model.numbers import (
@@ -33,17 +33,27 @@ from duplicate.model.numbers import (
 )
 from duplicate.model.validation import structural_problems
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+# A column of the results as held: identifiers and numbers as numpy arrays, text
+# identifiers as one Arrow large_string array, and a file without a section column's
+# one empty section as an Arrow dictionary (no text per row).
+Column = Any
+
 
 @dataclass(frozen=True)
 class Results:
     """Validated results: one row per player per deal, with exact integer scores.
 
-    `frame` holds section, round, deal, table, seat, player (identifiers: int64 when every
-    value is a plain integer, else text), score_units and seconds_units (the value times
-    10**scale, exactly), and row (the row number used in messages).
+    `columns` holds section, round, deal, table, seat, player (identifiers: int64 when
+    every value is a plain integer, else Arrow text), score_units and seconds_units
+    (the value times 10**scale, exactly), and row (the row number used in messages).
+    `frame` is the same as a pandas DataFrame, made when first asked for.
     """
 
-    frame: pd.DataFrame
+    columns: dict[str, Column]
     source: str
     has_table: bool
     has_seconds: bool
@@ -56,7 +66,7 @@ class Results:
     blank_row_numbers: tuple[int, ...] = ()
     # Headers that name no column (misspelled, or the scorer's own): a warning's matter.
     unused_columns: tuple[str, ...] = ()
-    # Not an init field: dataclasses.replace(results, frame=...) must start a fresh cache.
+    # Not init fields: dataclasses.replace(results, columns=...) must start a fresh cache.
     _codes: dict[str, tuple[CodeArray, int]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
@@ -69,6 +79,21 @@ class Results:
     _facts: dict[tuple[str, ...], bool] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
+
+    def __len__(self) -> int:
+        return len(self.columns["row"])
+
+    @functools.cached_property
+    def frame(self) -> pd.DataFrame:
+        """The columns as a pandas DataFrame (text as pandas' str, a missing section as
+        a category), for the callers that work in pandas."""
+        return frame_of(self.columns)
+
+    def numbers(self, column: str) -> np.ndarray:
+        """An integer column (round, score_units, seconds_units, row, or an integer
+        identifier) as numpy."""
+        values: np.ndarray = self.columns[column]
+        return values
 
     def fact(self, name: tuple[str, ...], decide: Callable[[], bool]) -> bool:
         """A fact about the results that more than one check asks (say, whether every
@@ -100,7 +125,7 @@ class Results:
         small non-negative integers are their own (codes.sorting_codes), others have
         their dense codes. Computed once."""
         if column not in self._sorting:
-            own = sorting_codes(self.frame[column])
+            own = sorting_codes(self.columns[column])
             self._sorting[column] = own if own is not None else self.codes(column)
         return self._sorting[column]
 
@@ -110,7 +135,7 @@ class Results:
         Compact (int8 for seats, int32 for players...): combine them before arithmetic.
         """
         if column not in self._codes:
-            self._codes[column] = compact_codes(self.frame[column])
+            self._codes[column] = compact_codes(self.columns[column])
         return self._codes[column]
 
     def know_codes(self, column: str, codes: CodeArray, n: int) -> None:
@@ -120,8 +145,60 @@ class Results:
         self._codes.setdefault(column, (codes, n))
 
 
+def no_section(n: int) -> Any:
+    """The one empty section of n rows, as a dictionary: a byte a row, no text."""
+    return pa.DictionaryArray.from_arrays(
+        pa.array(np.zeros(n, dtype=np.int8)),  # type: ignore[arg-type]
+        pa.array([""], pa.large_string()),
+    )
+
+
+def frame_of(columns: dict[str, Column]) -> pd.DataFrame:
+    """Results columns as a pandas DataFrame, without copying numbers: text as pandas'
+    str (Arrow-backed), the dictionary of a missing section as a category."""
+    import pandas as pd
+
+    def series(values: Column) -> object:
+        if isinstance(values, pa.DictionaryArray):
+            codes = np.asarray(values.indices.to_numpy(zero_copy_only=False))
+            categories = [str(v) for v in values.dictionary.to_pylist()]
+            return pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(categories))
+        if isinstance(values, pa.Array | pa.ChunkedArray):
+            return pd.Series(
+                # (the stubs lack ArrowStringArray's dtype: that of column.astype("str"))
+                pd.arrays.ArrowStringArray(  # type: ignore[call-arg]
+                    pa.chunked_array([values]) if isinstance(values, pa.Array) else values,
+                    dtype=pd.StringDtype("pyarrow", na_value=np.nan),
+                ),
+                copy=False,
+            )
+        return values
+
+    return pd.DataFrame({name: series(values) for name, values in columns.items()}, copy=False)
+
+
+def columns_of(frame: pd.DataFrame) -> dict[str, Column]:
+    """A results frame (as Results.frame gives it, say filtered) as Results columns."""
+    import pandas as pd
+
+    columns: dict[str, Column] = {}
+    for name in frame.columns:
+        values = frame[name]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            columns[str(name)] = pa.DictionaryArray.from_arrays(
+                pa.array(values.cat.codes.to_numpy()),  # type: ignore[arg-type]
+                pa.array([str(c) for c in values.cat.categories], pa.large_string()),
+            )
+        elif isinstance(values.dtype, np.dtype):
+            columns[str(name)] = values.to_numpy()
+        else:
+            text = pa.array(values, from_pandas=True).cast(pa.large_string())
+            columns[str(name)] = one_chunk(text)
+    return columns
+
+
 def parse_results(
-    raw: pd.DataFrame,
+    raw: pd.DataFrame | pa.Table | RawColumns,
     source: str = "<data>",
     first_row: int = 1,
     deal_scope: str = "round",
@@ -130,43 +207,42 @@ def parse_results(
     check_structure: bool = True,
     consume: bool = False,
 ) -> Results:
-    """Validate and type a results table; raise InvalidData listing every problem.
+    """Validate and type a results table (Arrow, as read, or pandas); raise InvalidData
+    listing every problem.
 
     With `check_structure` False, who sat where and played what is left to the caller
     (`check_results`): every cell is still typed and checked.
 
-    With `consume`, each column of `raw` is deleted from it once read (read_results
-    hands over its own table): a big file's text goes column by column, not all at the
-    end.
+    With `consume`, each column of `raw` (RawColumns: read_results hands over its own
+    table's) is let go once read: a big file's text goes column by column, not all at
+    the end.
 
     `row_numbers` (one per row) replace first_row when the table is a part of a file.
 
     `first_row` is the number messages give the first data row (2 for a CSV file, whose
     header is row 1, as a spreadsheet shows it).
     """
-    columns = _map_columns(raw, source, REQUIRED if score_required else RAW_REQUIRED)
-    # Taken before the columns read are dropped (consume).
-    unused = tuple(unused_columns(raw))
-    # Rows are matched by position; a caller's index (say, after a shuffle) must not
-    # realign the columns.
-    if not raw.index.equals(pd.RangeIndex(len(raw))):
-        raw = raw.reset_index(drop=True)
-    n = len(raw)
+    table = raw if isinstance(raw, RawColumns) else raw_columns(raw)
+    columns = _map_columns(table.labels, source, REQUIRED if score_required else RAW_REQUIRED)
+    unused = tuple(unused_headers(table.labels))
+    # Rows are matched by position: a pandas table's index (say, after a shuffle) does
+    # not realign the columns.
+    n = len(table)
     rows = _row_numbers(first_row, n) if row_numbers is None else np.asarray(row_numbers, np.int64)
-    blank = blank_rows(raw)
+    blank = blank_rows(table)
     skipped = rows[blank] if blank is not None else rows[:0]
     if blank is not None:
-        raw, rows, n = raw[~blank].reset_index(drop=True), rows[~blank], int((~blank).sum())
+        table, rows, n = table.kept(~blank), rows[~blank], int((~blank).sum())
     if n == 0:
         raise InvalidData(
             [Problem(source, "has no result rows", hint="add one row per player per deal")]
         )
-    cells = Cells(raw, columns, rows, source, consume)
-    frame, score, seconds = _typed_columns(cells)
+    cells = Cells(table, columns, rows, source, consume)
+    held, score, seconds = _typed_columns(cells)
     if cells.problems:
         raise InvalidData(cells.problems)
     results = Results(
-        frame=pd.DataFrame(frame, copy=False),
+        columns=held,
         source=source,
         has_table="table" in columns,
         has_seconds=seconds is not None,
@@ -195,8 +271,6 @@ def _typed_columns(cells: Cells) -> tuple[dict[str, object], Units, Units | None
     with the score's and play time's units (no score column: all 0; no play times:
     None); bad cells are left in cells.problems."""
     columns, n = cells.columns, len(cells.rows)
-    # Columns are collected, then made one frame without copies: at millions of rows,
-    # each copy costs a noticeable fraction of a second.
     frame: dict[str, object] = {"row": cells.rows, "section": cells.section()}
     for name in ("round", "deal", "table", "seat", "player"):
         if name in columns:
@@ -216,20 +290,21 @@ def _typed_columns(cells: Cells) -> tuple[dict[str, object], Units, Units | None
     return frame, score, seconds
 
 
-def blank_rows(raw: pd.DataFrame) -> np.ndarray | None:
+def blank_rows(table: RawColumns) -> np.ndarray | None:
     """Which rows have every cell empty or missing; None when none has (usually found
     from the first column alone)."""
     blank: np.ndarray | None = None
-    for label in raw.columns:
-        column = raw[label]
-        text = arrow_strings(column)
-        if text is not None:
+    for column in table.arrays:
+        if column is None:
+            continue
+        kind = column.type
+        nothing: Any = pc.is_null(column, nan_is_null=True)
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
             # Empty, or spaces only: bitmaps, no copy of the text.
-            nothing: Any = pc.equal(text, pa.scalar("", text.type))
-            empty = pc.fill_null(pc.or_(nothing, pc.utf8_is_space(text)), True)
-            here = np.asarray(empty.to_numpy(zero_copy_only=False), dtype=bool)
-        else:
-            here = column.isna().to_numpy(dtype=bool)
+            empty = pc.equal(column, pa.scalar("", kind))
+            either: Any = pc.or_(empty, pc.utf8_is_space(column))
+            nothing = pc.fill_null(either, True)
+        here = np.asarray(one_chunk(nothing).to_numpy(zero_copy_only=False), dtype=bool)
         blank = here if blank is None else blank & here
         if not blank.any():
             return None
@@ -244,14 +319,17 @@ def check_results(results: Results) -> None:
 
 
 def _map_columns(
-    raw: pd.DataFrame, source: str, required: tuple[str, ...] = REQUIRED
-) -> dict[str, str]:
-    """Spec name -> header in `raw`; missing or doubled columns are problems."""
+    labels: list[Hashable], source: str, required: tuple[str, ...] = REQUIRED
+) -> dict[str, int]:
+    """Spec name -> the position of its column among `labels`; missing or doubled
+    columns are problems."""
     found: dict[str, list[str]] = {}
-    for header in raw.columns:
+    positions: dict[str, int] = {}
+    for position, header in enumerate(labels):
         name = canonical_name(str(header))
         if name is not None:
             found.setdefault(name, []).append(str(header))
+            positions.setdefault(name, position)
     problems = [
         Problem(
             source,
@@ -263,7 +341,7 @@ def _map_columns(
     ]
     missing = [name for name in required if name not in found]
     if missing:
-        have = ", ".join(repr(str(c)) for c in raw.columns) or "none"
+        have = ", ".join(repr(str(c)) for c in labels) or "none"
         problems.append(
             Problem(
                 source,
@@ -275,4 +353,4 @@ def _map_columns(
         )
     if problems:
         raise InvalidData(problems)
-    return {name: headers[0] for name, headers in found.items()}
+    return {name: positions[name] for name in found}

@@ -5,10 +5,10 @@ weighted score."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
 from duplicate.limits import MAX_UNITS
@@ -22,6 +22,9 @@ from duplicate.model.adjustments import (
 from duplicate.model.codes import sum_by
 from duplicate.model.exact import IntArray
 from duplicate.model.results import Results
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,8 @@ def match_adjustments(results: Results, adjustments: Adjustments) -> RowAdjustme
 def _matched_rows(results: Results, adjustments: Adjustments) -> pd.DataFrame:
     """The adjustments that name a result, each with its row position (`at`); an event's
     penalty goes with the player's first result (in any round)."""
+    import pandas as pd
+
     frame = results.frame
     keys = pd.DataFrame(
         {

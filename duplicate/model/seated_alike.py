@@ -49,7 +49,7 @@ def seated_alike(results: Results, deal_key: list[str]) -> bool:
     def decide() -> bool:
         if not results.has_table:
             return False
-        chunks = arrow_strings(results.frame["player"])
+        chunks = arrow_strings(results.columns["player"])
         text = None if chunks is None else one_chunk(chunks)
         if _deals_alike_in_file_order(results, results.key(*deal_key), text):
             return True
@@ -91,7 +91,7 @@ def _deals_alike_in_file_order(
     rising = (table[1:] > table[:-1]) | ((table[1:] == table[:-1]) & (seat[1:] > seat[:-1]))
     if not (bool(rising.all()) and _same_players_each_deal(results, n_deals, rows, text)):
         return False
-    players, n_players = dense_codes(results.frame["player"].iloc[:rows])
+    players, n_players = dense_codes(results.columns["player"][:rows])
     if has_repeats(players, n_players):
         return False
     if text is not None:

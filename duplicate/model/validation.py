@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from duplicate.errors import Problem
 from duplicate.limits import MAX_LISTED
@@ -24,6 +23,8 @@ from duplicate.model.codes import (
 from duplicate.model.seated_alike import seated_alike
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from duplicate.model.results import Results
 
 

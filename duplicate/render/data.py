@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from duplicate.model.adjustments import Adjustments
-from duplicate.model.results import Results
+from duplicate.model.results import Results, columns_of
 from duplicate.rules import Rules
 from duplicate.scoring.methods import method_of, score, standings
 
@@ -30,7 +30,7 @@ def report_data(
     rounds = sorted(frame["round"].unique())
     places = []
     for last in rounds:
-        so_far = replace(results, frame=frame[frame["round"] <= last].reset_index(drop=True))
+        so_far = replace(results, columns=columns_of(frame[frame["round"] <= last]))
         corrections = adjustments
         if adjustments is not None and last != rounds[-1]:
             # The last pass takes every adjustment, so that one naming no result fails.

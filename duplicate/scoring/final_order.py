@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
 from duplicate.model.exact import FloatArray, IntArray
 from duplicate.model.grouping import group_codes, section_codes
@@ -27,17 +28,27 @@ class Criterion:
     keys: SortKeys
 
 
-def final_order(table: pd.DataFrame, criteria: list[Criterion]) -> pd.DataFrame:
+# A table of players: columns by name, numpy arrays or Arrow arrays (section, text ids).
+Players = dict[str, Any]
+
+
+def final_order(table: Players, criteria: list[Criterion]) -> Players:
     """Players by section, then the criteria, then player id, with place and play-off.
 
     `table` has one row per player with section and player; each criterion's keys are
-    arrays over its rows, smaller sorting first. Adds place, decided_by and playoff.
+    arrays over its rows, smaller sorting first. Gives its rows in that order, with
+    place, decided_by and playoff.
     """
     player_order, _ = group_codes(table, PLAYER_KEYS)
     section, _ = section_codes(table["section"])
     keys = [section] + [k for c in criteria for k in c.keys] + [player_order]
     order = _lexical_order(keys)
-    return _place(table.iloc[order].reset_index(drop=True), section[order], criteria, order)
+    taken: Any = pa.array(order)
+    ordered = {
+        name: values.take(taken) if isinstance(values, pa.Array) else np.asarray(values)[order]
+        for name, values in table.items()
+    }
+    return _place(ordered, section[order], criteria, order)
 
 
 def _lexical_order(keys: list[IntArray | FloatArray]) -> IntArray:
@@ -64,10 +75,10 @@ def _lexical_order(keys: list[IntArray | FloatArray]) -> IntArray:
 
 
 def _place(
-    ordered: pd.DataFrame, section: IntArray, criteria: list[Criterion], order: IntArray
-) -> pd.DataFrame:
+    ordered: Players, section: IntArray, criteria: list[Criterion], order: IntArray
+) -> Players:
     """decided_by, shared places and play-off flags for players in final order."""
-    n = len(ordered)
+    n = len(section)
     new_section = np.ones(n, dtype=bool)
     new_section[1:] = section[1:] != section[:-1]
     decided = np.full(n, "tied", dtype=object)
@@ -86,8 +97,8 @@ def _place(
     place = position[_start_of(new_place)] + 1
     tie_group = np.cumsum(new_place) - 1
     playoff = np.bincount(tie_group)[tie_group] > 1
-    ordered.insert(1, "place", place)
-    ordered["decided_by"] = pd.Series(decided, dtype="str")
+    ordered["place"] = place
+    ordered["decided_by"] = pa.array(decided, pa.large_string())
     ordered["playoff"] = playoff
     return ordered
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+import pyarrow as pa
 
 from duplicate.errors import UsageError
 from duplicate.model.adjustments import Adjustments
@@ -22,8 +23,11 @@ from duplicate.scoring.scores import as_results, matchpoint_batches
 from duplicate.scoring.standard_points import sp_score, sp_standings
 from duplicate.scoring.standings import matchpoint_standings
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 ScoreFunction = Callable[[Results, Rules, Adjustments | None, int | None], ScoreBatches]
-StandingsFunction = Callable[[Results, Rules, Adjustments | None], pd.DataFrame]
+StandingsFunction = Callable[[Results, Rules, Adjustments | None], pa.Table]
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,7 @@ class ScoringMethod:
     name: Method
     # One row per result, in canonical order, in batches of up to the given rows.
     score: ScoreFunction
-    # One row per player in final order.
+    # One row per player in final order (an Arrow table).
     standings: StandingsFunction
     # Corrections (assigned MP%, penalties, voids) apply to it.
     takes_adjustments: bool
@@ -56,7 +60,7 @@ def _standard_points_score(
 
 def _standard_points_standings(
     results: Results, rules: Rules, adjustments: Adjustments | None
-) -> pd.DataFrame:
+) -> pa.Table:
     return sp_standings(results, rules)
 
 
@@ -132,6 +136,16 @@ def score(
     return score_batches(data, rules, adjustments, batch_rows=None).to_frame()
 
 
+def standings_batches(
+    data: Results | pd.DataFrame,
+    rules: Rules | None = None,
+    adjustments: Adjustments | None = None,
+) -> ScoreBatches:
+    """`standings` as the table the writers take (one batch): no pandas."""
+    results, rules, method = _prepared(data, rules, adjustments)
+    return ScoreBatches.whole(method.standings(results, rules, adjustments))
+
+
 def standings(
     data: Results | pd.DataFrame,
     rules: Rules | None = None,
@@ -144,4 +158,24 @@ def standings(
     ... # doctest: +SKIP
     """
     results, rules, method = _prepared(data, rules, adjustments)
-    return method.standings(results, rules, adjustments)
+    return standings_frame(method.standings(results, rules, adjustments))
+
+
+def standings_frame(table: pa.Table) -> pd.DataFrame:
+    """A standings table in pandas: text as pandas' str, exact decimals Arrow-backed,
+    whole numbers as int64 (a place some player lacks: Int64, missing as <NA>)."""
+    import numpy as np
+    import pandas as pd
+
+    def dtype(kind: pa.DataType) -> Any:
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            return pd.StringDtype("pyarrow", na_value=np.nan)
+        return pd.ArrowDtype(kind) if pa.types.is_decimal(kind) else None
+
+    frame = table.to_pandas(types_mapper=dtype)
+    for name in table.column_names:
+        column = table.column(name)
+        if name == "place" and (column.null_count or "average_sp" in table.column_names):
+            # Standard points leave some players without a place: a column of Int64.
+            frame[name] = pd.array(column.to_pylist(), dtype="Int64")
+    return frame

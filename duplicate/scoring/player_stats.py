@@ -3,10 +3,13 @@ times, deal-rank counts and opponents beaten, reducible across parts of an event
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
 from duplicate.model.codes import (
     HISTOGRAM_LIMIT,
@@ -23,6 +26,12 @@ from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.scoring.final_order import PLAYER_KEYS
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Columns by name, numpy arrays (and Arrow text for sections and player ids).
+Table = dict[str, Any]
+
 
 @dataclass(frozen=True)
 class PlayerStats:
@@ -31,12 +40,12 @@ class PlayerStats:
     players: one row per player (section, player, points and penalty in cents, deals,
     play time sum, min and max). ranks: player (a row of `players`), rank, count, for
     ranked deals. beaten: player and opponent (rows of `players`), once per round an
-    opponent at the player's table scored lower.
+    opponent at the player's table scored lower. Each a table of columns by name.
     """
 
-    players: pd.DataFrame
-    ranks: pd.DataFrame
-    beaten: pd.DataFrame
+    players: Table
+    ranks: Table
+    beaten: Table
     # Each player's deal ranks, best first, padded past the worst rank (the rows
     # rank_counts compares), when the ranks were counted in a table; parts reduced
     # together have none, and the rows are made again from `ranks`.
@@ -51,66 +60,91 @@ class PlayerStats:
 STATS_NUMBERS = ("deal_rank", "points", "penalty")
 
 
-def player_stats(rows: pd.DataFrame, results: Results) -> PlayerStats:
+def player_stats(numbers: Mapping[str, Any], results: Results) -> PlayerStats:
     """Per-player sums of scored rows (whole rounds, so tablemates are all present).
 
-    `rows` are the rows of `results` in the same order (as score_rows gives them), so
-    the results' codes (players, deals, tables) serve without being computed again.
+    `numbers` are the rows' deal_rank, points and (with adjustments) penalty, in the
+    order of `results` (as ScoredItems.columns or score_rows give them), so the
+    results' codes (players, deals, tables) serve without being computed again.
     """
     # Robots take no place, and beating one is not beating an opponent.
-    robots = is_robot(rows["player"])
+    robots = is_robot(results.columns["player"])
     keep = ~robots if robots.any() else None
 
-    def own(codes: tuple[CodeArray, int]) -> tuple[CodeArray, int]:
-        return codes if keep is None else (codes[0][keep], codes[1])
+    def own(values: Any) -> Any:
+        """A numpy column of the rows kept."""
+        values = np.asarray(values)
+        return values if keep is None else values[keep]
 
-    if keep is not None:
-        rows = rows[keep].reset_index(drop=True)
-    player, n = own(results.dense_key("section", "player"))
+    def own_codes(codes: tuple[CodeArray, int]) -> tuple[CodeArray, int]:
+        return own(codes[0]), codes[1]
+
+    player, n = own_codes(results.dense_key("section", "player"))
     if keep is not None:
         player, n = dense_codes(player)
     first = first_rows(player, n)
-    has_seconds = results.has_seconds
-    seconds = rows["seconds_units"].to_numpy() if has_seconds else np.zeros(len(rows), np.int64)
-    shortest, longest = min_max_by(player, seconds, n)
-    players = pd.DataFrame(
-        {
-            "section": rows["section"].iloc[first].astype("str").to_numpy(),
-            "player": rows["player"].iloc[first].to_numpy(),
-            "points": sum_by(player, rows["points"].to_numpy(), n),
-            # No adjustments, no penalty column: no array of zeros as long as the results.
-            "penalty": (
-                sum_by(player, rows["penalty"].to_numpy(), n)
-                if "penalty" in rows
-                else np.zeros(n, dtype=np.int64)
-            ),
-            # A void result is not a deal played (its deal rank is 0; robots are out).
-            "deals": np.bincount(player[rows["deal_rank"].to_numpy() > 0], minlength=n).astype(
-                np.int64
-            ),
-            "seconds_sum": sum_by(player, seconds, n),
-            "seconds_min": shortest,
-            "seconds_max": longest,
-        }
+    # Each player's first row among all the results: their section and id.
+    origin = first if keep is None else np.flatnonzero(keep)[first]
+    seconds = (
+        own(results.numbers("seconds_units"))
+        if results.has_seconds
+        else np.zeros(len(player), np.int64)
     )
-    deal = own(results.dense_key("section", "round", "deal"))
-    ranks, rank_rows = _rank_pairs(rows["deal_rank"].to_numpy(), (player, n), deal)
+    shortest, longest = min_max_by(player, seconds, n)
+    deal_rank = own(numbers["deal_rank"])
+    players = {
+        "section": section_text(results.columns["section"], origin),
+        "player": take(results.columns["player"], origin),
+        "points": sum_by(player, own(numbers["points"]), n),
+        # No adjustments, no penalty column: no array of zeros as long as the results.
+        "penalty": (
+            sum_by(player, own(numbers["penalty"]), n)
+            if "penalty" in numbers
+            else np.zeros(n, dtype=np.int64)
+        ),
+        # A void result is not a deal played (its deal rank is 0; robots are out).
+        "deals": np.bincount(player[deal_rank > 0], minlength=n).astype(np.int64),
+        "seconds_sum": sum_by(player, seconds, n),
+        "seconds_min": shortest,
+        "seconds_max": longest,
+    }
+    deal = own_codes(results.dense_key("section", "round", "deal"))
+    ranks, rank_rows = _rank_pairs(deal_rank, (player, n), deal)
     beaten = (
         _beaten_pairs(
-            rows["score_units"].to_numpy(),
+            own(results.numbers("score_units")),
             (player, n),
-            own(results.dense_key("section", "round")),
-            own(results.codes("table")),
+            own_codes(results.dense_key("section", "round")),
+            own_codes(results.codes("table")),
         )
         if results.has_table
-        else pd.DataFrame({"player": np.zeros(0, np.int64), "opponent": np.zeros(0, np.int64)})
+        else {"player": np.zeros(0, np.int64), "opponent": np.zeros(0, np.int64)}
     )
     return PlayerStats(players, ranks, beaten, rank_rows)
 
 
+def take(values: Any, rows: IntArray) -> Any:
+    """The values at `rows` of a numpy or Arrow column."""
+    if isinstance(values, pa.Array):
+        return values.take(pa.array(rows))  # type: ignore[arg-type]
+    return np.asarray(values)[rows]
+
+
+def section_text(sections: Any, rows: IntArray) -> pa.Array:  # type: ignore[type-arg]
+    """The sections of `rows` as text (the one empty section of a file without them
+    too), as the standings write them."""
+    taken = take(sections, rows)
+    if isinstance(taken, pa.DictionaryArray):
+        taken = taken.cast(taken.type.value_type)
+    if not isinstance(taken, pa.Array):
+        taken = pa.array([str(v) for v in taken])
+    text: pa.Array = taken.cast(pa.large_string())  # type: ignore[type-arg]
+    return text
+
+
 def _rank_pairs(
     rank: IntArray, players: tuple[CodeArray, int], deals: tuple[CodeArray, int]
-) -> tuple[pd.DataFrame, CodeArray | None]:
+) -> tuple[Table, CodeArray | None]:
     """(player, rank, count) of each player's ranked deals, by player then rank; and
     the rank rows (see PlayerStats) when they were made on the way.
 
@@ -160,19 +194,46 @@ def _rank_pairs(
         # As wide as the most ranked deals any player has (rank_counts' rows).
         rows = table[:, : int(np.bincount(player, minlength=1).max())]
     # As compact as they can be: the pairs are about as many as the results.
-    pairs = pd.DataFrame(
-        {
-            "player": np.asarray(who, dtype=code_type(n)),
-            "rank": what,  # in the table's small type
-            "count": np.asarray(count, dtype=code_type(len(rank) + 1)),
-        },
-        copy=False,
-    )
+    pairs = {
+        "player": np.asarray(who, dtype=code_type(n)),
+        "rank": what,  # in the table's small type
+        "count": np.asarray(count, dtype=code_type(len(rank) + 1)),
+    }
     return pairs, rows
 
 
 def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
     """Player statistics of several parts of an event, reduced to one row per player."""
+    import pandas as pd
+
+    def frame(table: Table) -> pd.DataFrame:
+        return pd.DataFrame(
+            {k: v.to_pandas() if isinstance(v, pa.Array) else v for k, v in table.items()}
+        )
+
+    def columns(table: pd.DataFrame) -> Table:
+        return {str(k): _held(table[k]) for k in table.columns}
+
+    merged = _merged(
+        [
+            SimpleNamespace(players=frame(p.players), ranks=frame(p.ranks), beaten=frame(p.beaten))
+            for p in parts
+        ]
+    )
+    return PlayerStats(columns(merged[0]), columns(merged[1]), columns(merged[2]))
+
+
+def _held(column: pd.Series) -> Any:
+    """A pandas column as the statistics hold it: numbers as numpy, text as Arrow."""
+    if isinstance(column.dtype, np.dtype) and column.dtype != object:
+        return column.to_numpy()
+    return pa.array(column.astype("str"), pa.large_string())
+
+
+def _merged(parts: list[Any]) -> tuple[Any, Any, Any]:
+    """merge_stats on pandas tables."""
+    import pandas as pd
+
     stacked = pd.concat([p.players for p in parts], ignore_index=True)
     player, n = group_codes(stacked, PLAYER_KEYS)
     offsets = np.cumsum([0] + [len(p.players) for p in parts])
@@ -203,7 +264,7 @@ def merge_stats(parts: list[PlayerStats]) -> PlayerStats:
     beaten = pd.concat(
         [renumbered(p.beaten, o, ("player", "opponent")) for p, o in placed], ignore_index=True
     )
-    return PlayerStats(players, ranks, beaten)
+    return players, ranks, beaten
 
 
 def _beaten_pairs(
@@ -211,7 +272,7 @@ def _beaten_pairs(
     players: tuple[CodeArray, int],
     rounds: tuple[CodeArray, int],
     tables: tuple[CodeArray, int],
-) -> pd.DataFrame:
+) -> Table:
     """(player, opponent) codes: once per round an opponent at the table scored lower.
 
     An opponent is beaten in a round when both sat at the same table and the opponent's
@@ -224,19 +285,19 @@ def _beaten_pairs(
     score = np.zeros(n_keys, dtype=np.int64)
     np.add.at(score, key, score_units)
     first = first_rows(key, n_keys)
-    per_round = pd.DataFrame(
-        {
-            "player": players[0][first],
-            "score": score,
-            "round": rounds[0][first],
-            "table": tables[0][first],
-        }
-    )
-    pairs = per_round.merge(per_round, on=["round", "table"], suffixes=("", "_opp"))
-    beaten = pairs[pairs["score_opp"] < pairs["score"]]
-    return pd.DataFrame(
-        {
-            "player": beaten["player"].to_numpy(dtype=np.int64),
-            "opponent": beaten["player_opp"].to_numpy(dtype=np.int64),
-        }
-    )
+    player, table = players[0][first].astype(np.int64), tables[0][first].astype(np.int64)
+    round_code = rounds[0][first].astype(np.int64)
+    # Every pair of keys at one (round, table), itself included: the keys in table
+    # order, each paired with the run of its table (a table holds a few players).
+    group, _ = dense_codes(combine([(round_code, rounds[1]), (table, tables[1])])[0])
+    order = np.argsort(group, kind="stable")
+    sizes = np.bincount(group)
+    start = np.cumsum(sizes) - sizes
+    in_order = group[order]
+    reps = sizes[in_order]
+    left = np.repeat(np.arange(len(order)), reps)
+    block = np.repeat(np.cumsum(reps) - reps, reps)
+    right = start[in_order][left] + np.arange(len(left)) - block
+    a, b = order[left], order[right]
+    lower = score[b] < score[a]
+    return {"player": player[a][lower], "opponent": player[b][lower]}

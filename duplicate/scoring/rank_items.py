@@ -40,7 +40,7 @@ def matchpoint_cells(
 ) -> tuple[Cells, IntArray, IntArray]:
     """The (comparison group, score) cells of the compared rows, each cell's deal, and
     the comparison group of each weighted row."""
-    n_rows = len(results.frame)
+    n_rows = len(results)
     # Comparison groups (deal, seat), then scores: any codes that sort like the scores
     # will do, as cells need order, not density.
     group, n_groups = combine([deal, seat])
@@ -51,7 +51,7 @@ def matchpoint_cells(
         deal_of_group = np.zeros(n_groups, dtype=np.int64)
         deal_of_group[group] = deal[0]
     flat, n_groups, n_values = combine_values(
-        (group, n_groups), results.frame["score_units"].to_numpy(), max(n_rows, 1) // n_groups
+        (group, n_groups), results.numbers("score_units"), max(n_rows, 1) // n_groups
     )
     part_group = np.asarray(group[weighted_rows], dtype=np.int64)
     del group
@@ -105,9 +105,7 @@ class RankItems:
     ) -> RankItems:
         """Weighted results as items of their own, after the cells; MP in hundredths."""
         cell_units = np.zeros(len(mp_cells.equal), dtype=np.int64)
-        cell_units[mp_cells.row_cell] = of_compared(
-            results.frame["score_units"].to_numpy(), compared
-        )
+        cell_units[mp_cells.row_cell] = of_compared(results.numbers("score_units"), compared)
         parts = weighted_scores(
             mp_cells,
             self.mp,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from duplicate.model.codes import combine, distinct_key_order
 from duplicate.model.exact import IntArray
@@ -37,14 +36,13 @@ def _in_order(results: Results, columns: list[str]) -> bool:
     Integer columns are compared as they are (no codes needed); others by their codes,
     which sort like them. Columns are compared until every pair of rows is decided.
     """
-    frame = results.frame
-    n = len(frame)
+    n = len(results)
     later = np.zeros(max(n - 1, 0), dtype=bool)
     same = np.ones(max(n - 1, 0), dtype=bool)
     for name in columns:
-        column = frame[name]
-        integers = pd.api.types.is_integer_dtype(column.dtype)
-        values = column.to_numpy() if integers else results.codes(name)[0]
+        column = results.columns[name]
+        integers = isinstance(column, np.ndarray) and column.dtype.kind in "iu"
+        values = column if integers else results.codes(name)[0]
         later |= same & (values[1:] > values[:-1])
         same &= values[1:] == values[:-1]
         if not same.any():

@@ -4,19 +4,21 @@ and types, exact decimals held as their integers. Every writer and the pandas vi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 
-from duplicate.model.codes import one_chunk
+from duplicate.model.codes import is_pandas, one_chunk
 from duplicate.model.exact import IntArray, decimal_array
 from duplicate.model.results import Results
 from duplicate.model.text_bytes import TakenRows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Whose result a row is and what it was: the first columns of every score table.
 RESULT_COLUMNS = ("section", "round", "deal", "table", "seat", "player", "score", "seconds")
@@ -74,40 +76,59 @@ class ScoreBatches:
 def frame_view(table: pa.Table) -> pd.DataFrame:
     """An Arrow table as a pandas frame of Arrow-backed columns, exact decimals kept
     (dictionary columns, such as a missing section, as categories)."""
+    import pandas as pd
+
     return table.to_pandas(
         types_mapper=lambda kind: None if pa.types.is_dictionary(kind) else pd.ArrowDtype(kind)
     )
 
 
-def identifier_arrays(frame: pd.DataFrame, results: Results) -> dict[str, TakenRows]:
-    """The identifier columns of `frame`, as Arrow arrays of one chunk each (Arrow takes
-    rows from a chunked array index by index, chunk by chunk), ready to take rows from."""
+# Columns by name: the results' own (Results.columns), or a pandas frame of them.
+Columns = Mapping[str, Any] | Any
+
+
+def identifier_arrays(columns: Columns, results: Results) -> dict[str, TakenRows]:
+    """The identifier columns, as Arrow arrays of one chunk each (Arrow takes rows from
+    a chunked array index by index, chunk by chunk), ready to take rows from."""
     arrays: dict[str, TakenRows] = {}
     for name in IDENTIFIERS:
         if name == "table" and not results.has_table:
             continue
-        arrays[name] = TakenRows.of(one_chunk(pa.Array.from_pandas(frame[name])))
+        arrays[name] = TakenRows.of(one_chunk(_arrow(columns[name])))
     return arrays
+
+
+def _arrow(values: Any) -> pa.Array[Any] | pa.ChunkedArray[Any]:
+    """A column as Arrow: Arrow's own as it is, numpy and pandas without a copy where
+    they can."""
+    if isinstance(values, pa.Array | pa.ChunkedArray):
+        return values
+    if is_pandas(values):
+        return pa.Array.from_pandas(values)
+    array: pa.Array[Any] = pa.array(values)
+    return array
 
 
 def result_arrays(
     results: Results,
     identifiers: dict[str, TakenRows],
     rows: IntArray | slice,
-    frame: pd.DataFrame | None = None,
+    columns: Columns | None = None,
 ) -> dict[str, pa.Array[Any]]:
     """The RESULT_COLUMNS of `rows`, whose result each is and what it was, as every
     scoring method writes them: identifiers taken from `identifiers`, round and the
-    exact numbers from `frame` (the results' own by default)."""
-    frame = results.frame if frame is None else frame
+    exact numbers from `columns` (the results' own by default)."""
+    held = results.columns if columns is None else columns
     n = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
-    seconds = frame["seconds_units"].to_numpy()[rows] if results.has_seconds else None
+
+    def numbers(name: str) -> IntArray:
+        return np.asarray(held[name])[rows]
+
+    seconds = numbers("seconds_units") if results.has_seconds else None
     return {
         **{name: values.take(rows) for name, values in identifiers.items()},
         **({} if results.has_table else {"table": pa.nulls(n, pa.large_string())}),
-        **unit_arrays(
-            frame["round"].to_numpy()[rows], frame["score_units"].to_numpy()[rows], seconds, results
-        ),
+        **unit_arrays(numbers("round"), numbers("score_units"), seconds, results),
     }
 
 
@@ -123,13 +144,13 @@ def score_table(
     numbers: dict[str, Any],
     notes: np.ndarray | None,
     nullable: Collection[str],
-    frame: pd.DataFrame | None = None,
+    columns: Columns | None = None,
 ) -> pa.Table:
     """The `score` columns of `rows`: their result_arrays, the MATCHPOINT_NUMBERS of
     those rows and their adjustment notes. Masks are made only for `nullable`."""
     n = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
     columns = {
-        **result_arrays(results, identifiers, rows, frame),
+        **result_arrays(results, identifiers, rows, columns),
         **matchpoint_arrays(numbers, nullable),
         "adjustment": adjustment_array(notes, n),
     }
@@ -209,6 +230,8 @@ def adjustment_notes(note: np.ndarray | None, n_rows: int) -> pd.arrays.ArrowStr
 
     An array, not a Series: it lines up with rows by position, whatever their index.
     """
+    import pandas as pd
+
     # (pandas' stubs take string arrays only; it holds text as large_string itself)
     return pd.arrays.ArrowStringArray(adjustment_array(note, n_rows))  # type: ignore[arg-type]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 
 from duplicate.errors import InvalidData, Problem
@@ -38,6 +38,9 @@ from duplicate.scoring.score_table import (
     score_table,
 )
 from duplicate.scoring.scored_items import ROW_NUMBERS, ScoredItems
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def as_results(data: Results | pd.DataFrame, rules: Rules) -> Results:
@@ -141,7 +144,7 @@ def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None
         results, (deal, n_deals), seat, compared, weighted_rows
     )
     # Robots are matchpointed but take no deal rank; nor does a void.
-    unranked = is_robot(results.frame["player"])
+    unranked = is_robot(results.columns["player"])
     if adjusted is not None:
         unranked = unranked | adjusted.void
     everyone_ranked = not unranked.any()
@@ -163,7 +166,7 @@ def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None
     )
     n_cells = len(mp_cells.equal)
     row_item = _row_items(
-        len(results.frame),
+        len(results),
         mp_cells.row_cell,
         compared,
         items.weighted,
@@ -285,6 +288,8 @@ def rows_with_numbers(
     results: Results, items: ScoredItems, names: tuple[str, ...] = ROW_NUMBERS
 ) -> pd.DataFrame:
     """The typed results plus the numbers `names` of their items, in input order."""
+    import pandas as pd
+
     frame = results.frame
     added = items.columns(slice(None), names)
     # Built without copying: at millions of rows every copy is a second's work.
@@ -307,12 +312,12 @@ def matchpoint_batches(
     items = score_items(results, rules, adjustments)
     nullable = items.nullable() | ({"table"} if not results.has_table else set())
     nullable |= {"seconds"} if not results.has_seconds else set()
-    n_rows = len(results.frame)
+    n_rows = len(results)
     step = n_rows if batch_rows is None else max(batch_rows, 1)
     bounds = [(start, min(n_rows, start + step)) for start in range(0, n_rows, step)]
 
     def tables() -> Iterator[pa.Table]:
-        identifiers = identifier_arrays(results.frame, results)
+        identifiers = identifier_arrays(results.columns, results)
         for start, stop in bounds:
             rows = slice(start, stop) if order is None else order[start:stop]
             notes = None if items.note is None else items.note[rows]

@@ -11,17 +11,17 @@ equal averages go to the player with more deals; players short of `min_deals` ge
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from duplicate.errors import OutOfRange
-from duplicate.model.codes import first_rows, sum_by
-from duplicate.model.exact import IntArray, decimal_array, decimal_series, div_half_up, ratio_key
+from duplicate.model.codes import combine, dense_codes, first_rows, sum_by
+from duplicate.model.exact import IntArray, decimal_array, div_half_up, ratio_key
 from duplicate.model.grouping import group_codes
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
 from duplicate.scoring.final_order import PLAYER_KEYS, Criterion, final_order
+from duplicate.scoring.player_stats import section_text, take
 from duplicate.scoring.row_order import canonical_order
 from duplicate.scoring.score_table import (
     RESULT_COLUMNS,
@@ -30,6 +30,7 @@ from duplicate.scoring.score_table import (
     table_of,
 )
 from duplicate.scoring.scores import deal_keys
+from duplicate.scoring.standings import standings_table
 
 # Differences from 13 up: the largest difference of each standard-point step (13 ... 23).
 STEP_TOPS = np.array([16, 21, 26, 32, 40, 49, 65, 84, 104, 144, 199], dtype=np.int64)
@@ -53,12 +54,11 @@ def standard_points(difference: IntArray) -> IntArray:
     return np.asarray(np.sign(difference) * np.where(size <= 12, size, step), dtype=np.int64)
 
 
-def sp_rows(results: Results, rules: Rules) -> pd.DataFrame:
-    """The results with n, the datum (num/den in score units), difference and sp per row."""
-    frame = results.frame
-    deal, _ = group_codes(frame, deal_keys(rules))
-    group, _ = group_codes(frame.assign(_deal=deal), ["_deal", "seat"])
-    score = frame["score_units"].to_numpy()
+def sp_rows(results: Results, rules: Rules) -> dict[str, IntArray]:
+    """Per result row: n, the datum (datum_num / datum_den in score units), the
+    difference from it in hundredths (difference_centi) and the standard points (sp)."""
+    group, _ = dense_codes(combine([results.key(*deal_keys(rules)), results.codes("seat")])[0])
+    score = results.numbers("score_units")
     order = np.lexsort((score, group))
     g, s = group[order], score[order]
     size = np.bincount(g)
@@ -71,9 +71,10 @@ def sp_rows(results: Results, rules: Rules) -> pd.DataFrame:
     datum_num = np.zeros(len(size), dtype=np.int64)
     np.add.at(datum_num, g[kept], s[kept])
     datum_den = size - 2 * drop
-    n = np.empty(len(frame), dtype=np.int64)
-    num = np.empty(len(frame), dtype=np.int64)
-    den = np.empty(len(frame), dtype=np.int64)
+    n_rows = len(results)
+    n = np.empty(n_rows, dtype=np.int64)
+    num = np.empty(n_rows, dtype=np.int64)
+    den = np.empty(n_rows, dtype=np.int64)
     n[order], num[order], den[order] = size[g], datum_num[g], datum_den[g]
     # difference = score - num/den, in score units: (score x den - num) / den; it and
     # twice its hundredfold (rounding) stay within int64: |exact| <= 2 x den x max |score|.
@@ -86,54 +87,54 @@ def sp_rows(results: Results, rules: Rules) -> pd.DataFrame:
     exact = score * den - num
     unit = 10**results.score_scale
     whole = div_half_up(exact, den * unit)
-    out = frame.copy()
-    out["n"] = n
-    out["datum_num"], out["datum_den"] = num, den
-    out["difference_centi"] = div_half_up(exact * 100, den * unit)
-    out["sp"] = standard_points(whole)
-    return out
+    return {
+        "n": n,
+        "datum_num": num,
+        "datum_den": den,
+        "difference_centi": div_half_up(exact * 100, den * unit),
+        "sp": standard_points(whole),
+    }
 
 
 def sp_score(results: Results, rules: Rules) -> pa.Table:
     """One row per result, in the canonical order: n, datum, difference, standard points."""
     rows = sp_rows(results, rules)
     order = canonical_order(results)
-    at = slice(0, len(rows)) if order is None else order
+    at = slice(0, len(results)) if order is None else order
     unit = 10**results.score_scale
-    datum_num, datum_den = rows["datum_num"].to_numpy()[at], rows["datum_den"].to_numpy()[at]
+    datum_num, datum_den = rows["datum_num"][at], rows["datum_den"][at]
     columns = {
-        **result_arrays(results, identifier_arrays(rows, results), at, rows),
-        "n": pa.array(rows["n"].to_numpy()[at]),
+        **result_arrays(results, identifier_arrays(results.columns, results), at),
+        "n": pa.array(rows["n"][at]),
         "datum": decimal_array(div_half_up(datum_num * 100, datum_den * unit), 2),
-        "difference": decimal_array(rows["difference_centi"].to_numpy()[at], 2),
-        "standard_points": pa.array(rows["sp"].to_numpy()[at]),
+        "difference": decimal_array(rows["difference_centi"][at], 2),
+        "standard_points": pa.array(rows["sp"][at]),
     }
     return table_of(columns, SP_SCORE_COLUMNS)
 
 
-def sp_standings(results: Results, rules: Rules) -> pd.DataFrame:
+def sp_standings(results: Results, rules: Rules) -> pa.Table:
     """Players by average standard points (exact), more deals first on equal averages.
 
     Players short of `min_deals` come last in their section, with no place.
     """
-    rows = sp_rows(results, rules)
-    rows = rows[~is_robot(rows["player"])].reset_index(drop=True)
-    player, n_players = group_codes(rows, PLAYER_KEYS)
+    sp = sp_rows(results, rules)["sp"]
+    humans = np.flatnonzero(~is_robot(results.columns["player"]))
+    kept = {name: take(results.columns[name], humans) for name in PLAYER_KEYS}
+    player, n_players = group_codes(kept, PLAYER_KEYS)
     first = first_rows(player, n_players)
-    total = sum_by(player, rows["sp"].to_numpy(), n_players)
+    total = sum_by(player, sp[humans], n_players)
     deals = np.bincount(player, minlength=n_players).astype(np.int64)
     whole, frac = ratio_key(total, deals)
     placed = deals >= rules.sp_min_deals
-    table = pd.DataFrame(
-        {
-            "section": pd.Series(rows["section"].iloc[first].astype("str").to_numpy(), dtype="str"),
-            "player": rows["player"].iloc[first].to_numpy(),
-            "deals": deals,
-            "total_sp": total,
-            "average_sp": decimal_series(div_half_up(total * 100, deals), 2),
-            "placed": placed,
-        }
-    )
+    table = {
+        "section": section_text(kept["section"], first),
+        "player": take(kept["player"], first),
+        "deals": deals,
+        "total_sp": total,
+        "average_sp": decimal_array(div_half_up(total * 100, deals), 2),
+        "placed": placed,
+    }
     criteria = [
         # Placed players first; "placed" never shows, an unplaced player has no decider.
         Criterion("placed", [(~placed).astype(np.int64)]),
@@ -141,9 +142,10 @@ def sp_standings(results: Results, rules: Rules) -> pd.DataFrame:
         Criterion("deals", [-deals]),
     ]
     out = final_order(table, criteria)
-    unplaced = ~out["placed"].to_numpy()
-    out["place"] = pd.array(out["place"].to_numpy(), dtype="Int64")
-    out.loc[unplaced, "place"] = pd.NA
-    out.loc[unplaced, "decided_by"] = ""
-    out["playoff"] = out["playoff"].to_numpy() & ~unplaced
-    return out[list(SP_STANDINGS_COLUMNS)]
+    unplaced = ~np.asarray(out["placed"])
+    out["place"] = pa.array(out["place"], mask=unplaced)
+    decided = np.asarray(out["decided_by"].to_pylist(), dtype=object)
+    decided[unplaced] = ""
+    out["decided_by"] = pa.array(decided, pa.large_string())
+    out["playoff"] = np.asarray(out["playoff"]) & ~unplaced
+    return standings_table(out, SP_STANDINGS_COLUMNS)

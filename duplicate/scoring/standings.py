@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -17,15 +18,15 @@ from duplicate.model.codes import (
 from duplicate.model.exact import (
     CodeArray,
     IntArray,
-    decimal_series,
+    decimal_array,
     div_half_up,
     ratio_key,
 )
 from duplicate.model.results import Results
 from duplicate.rules import Rules
-from duplicate.scoring.final_order import Criterion, SortKeys, final_order
+from duplicate.scoring.final_order import Criterion, Players, SortKeys, final_order
 from duplicate.scoring.player_stats import STATS_NUMBERS, PlayerStats, player_stats
-from duplicate.scoring.scores import score_rows
+from duplicate.scoring.scores import score_items
 
 STANDINGS_COLUMNS = (
     "section",
@@ -45,33 +46,42 @@ STANDINGS_COLUMNS = (
 
 def matchpoint_standings(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
-) -> pd.DataFrame:
+) -> pa.Table:
     """One row per player in final order, with every tie-break value and `decided_by`.
 
     `total` is the sum of rank points less any `penalty` from the adjustments.
     """
     numbers = STATS_NUMBERS if adjustments is not None else ("deal_rank", "points")
-    scored = score_rows(results, rules, adjustments, numbers)
+    scored = score_items(results, rules, adjustments).columns(slice(None), numbers)
     stats = player_stats(scored, results)
     del scored  # every row's numbers: not held while the players are ranked
     return rank_players(stats, results, rules)
 
 
-def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataFrame:
+def standings_table(ordered: Players, names: tuple[str, ...]) -> pa.Table:
+    """The columns `names` of players in final order, as the standings write them:
+    text as large_string (pandas' text), numbers as they are."""
+    return pa.Table.from_arrays([_arrow(ordered[name]) for name in names], names=list(names))
+
+
+def _arrow(values: Any) -> pa.Array:  # type: ignore[type-arg]
+    if isinstance(values, pa.Array):
+        text = pa.types.is_string(values.type) or pa.types.is_large_string(values.type)
+        return values.cast(pa.large_string()) if text else values
+    array: pa.Array = pa.array(values)  # type: ignore[type-arg]
+    return array
+
+
+def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pa.Table:
     """One row per player in final order, from their reduced statistics."""
     table = stats.players
-    n_players = len(table)
-    penalty = table["penalty"].to_numpy(dtype=np.int64)
-    total = table["points"].to_numpy(dtype=np.int64) - penalty
-    deals = table["deals"].to_numpy(dtype=np.int64)
-    out = pd.DataFrame(
-        {
-            "section": pd.Series(table["section"].to_numpy(), dtype="str"),
-            "player": table["player"].to_numpy(),
-        }
-    )
-    out["total"] = decimal_series(total, 2)
-    out["penalty"] = decimal_series(penalty, 2)
+    n_players = len(table["points"])
+    penalty = np.asarray(table["penalty"], dtype=np.int64)
+    total = np.asarray(table["points"], dtype=np.int64) - penalty
+    deals = np.asarray(table["deals"], dtype=np.int64)
+    out: Players = {"section": table["section"], "player": table["player"]}
+    out["total"] = decimal_array(total, 2)
+    out["penalty"] = decimal_array(penalty, 2)
     out["deals"] = deals
     criteria = [Criterion("total", [-total])]
     out["beaten_avg"], beaten_keys = _beaten_average(stats, total, results.has_table)
@@ -90,32 +100,32 @@ def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pd.DataF
         if keys is not None:
             criteria.append(Criterion(name, keys))
 
-    return final_order(out, criteria)[list(STANDINGS_COLUMNS)]
+    return standings_table(final_order(out, criteria), STANDINGS_COLUMNS)
 
 
 def _beaten_average(
     stats: PlayerStats, total: IntArray, has_table: bool
-) -> tuple[pd.Series, SortKeys | None]:
+) -> tuple[pa.Array, SortKeys | None]:  # type: ignore[type-arg]
     """Each player's average total of the opponents they beat (0 when none), and its
     exact sort key, highest first; missing without a table column."""
     n_players = len(total)
     if not has_table:
-        return decimal_series(np.zeros(n_players, dtype=np.int64), 2, _everyone(n_players)), None
-    winner = stats.beaten["player"].to_numpy(dtype=np.int64)
-    opponent = stats.beaten["opponent"].to_numpy(dtype=np.int64)
+        return decimal_array(np.zeros(n_players, dtype=np.int64), 2, _everyone(n_players)), None
+    winner = np.asarray(stats.beaten["player"], dtype=np.int64)
+    opponent = np.asarray(stats.beaten["opponent"], dtype=np.int64)
     num = sum_by(winner, total[opponent], n_players)
     # No beaten opponent: 0 (0 / 1).
     den = np.maximum(np.bincount(winner, minlength=n_players).astype(np.int64), 1)
     whole, frac = ratio_key(num, den)
-    return decimal_series(div_half_up(num, den), 2), [-whole, -frac]
+    return decimal_array(div_half_up(num, den), 2), [-whole, -frac]
 
 
-def _rank_counts(stats: PlayerStats, n_players: int) -> tuple[pd.Series, CodeArray]:
+def _rank_counts(stats: PlayerStats, n_players: int) -> tuple[pa.Array, CodeArray]:  # type: ignore[type-arg]
     """Each player's deal ranks as text ("1:2 3:1"), and the rows that compare them."""
     # Small integer types, as compact as the pairs are kept: widened where needed.
-    who = stats.ranks["player"].to_numpy()
-    rank = stats.ranks["rank"].to_numpy()
-    counts = stats.ranks["count"].to_numpy()
+    who = np.asarray(stats.ranks["player"])
+    rank = np.asarray(stats.ranks["rank"])
+    counts = np.asarray(stats.ranks["count"])
     rank_matrix = stats.rank_rows
     if rank_matrix is None:
         key = who.astype(np.int64) * (int(rank.max(initial=0)) + 1) + rank
@@ -127,27 +137,27 @@ def _rank_counts(stats: PlayerStats, n_players: int) -> tuple[pd.Series, CodeArr
 
 
 def _play_times(
-    table: pd.DataFrame, deals: IntArray, results: Results
-) -> tuple[dict[str, pd.Series], dict[str, SortKeys]]:
+    table: Players, deals: IntArray, results: Results
+) -> tuple[dict[str, pa.Array], dict[str, SortKeys]]:  # type: ignore[type-arg]
     """Total and trimmed play times, and their sort keys (none without times)."""
-    n_players = len(table)
+    n_players = len(deals)
     if not results.has_seconds:
         none, absent = np.zeros(n_players, dtype=np.int64), _everyone(n_players)
         return {
-            "total_seconds": decimal_series(none, results.seconds_scale, absent),
-            "trimmed_seconds": decimal_series(none, 2, absent),
+            "total_seconds": decimal_array(none, results.seconds_scale, absent),
+            "trimmed_seconds": decimal_array(none, 2, absent),
         }, {}
-    total_seconds = table["seconds_sum"].to_numpy(dtype=np.int64)
-    longest = table["seconds_max"].to_numpy(dtype=np.int64)
-    shortest = table["seconds_min"].to_numpy(dtype=np.int64)
+    total_seconds = np.asarray(table["seconds_sum"], dtype=np.int64)
+    longest = np.asarray(table["seconds_max"], dtype=np.int64)
+    shortest = np.asarray(table["seconds_min"], dtype=np.int64)
     # Without the longest and the shortest deal (all deals if fewer than 3).
     trim = deals >= 3
     num = np.where(trim, total_seconds - longest - shortest, total_seconds)
     den = np.where(trim, deals - 2, deals)
     unit = 10**results.seconds_scale
     columns = {
-        "total_seconds": decimal_series(total_seconds, results.seconds_scale),
-        "trimmed_seconds": decimal_series(div_half_up(num * 100, den * unit), 2),
+        "total_seconds": decimal_array(total_seconds, results.seconds_scale),
+        "trimmed_seconds": decimal_array(div_half_up(num * 100, den * unit), 2),
     }
     return columns, {"total_seconds": [total_seconds], "trimmed_seconds": list(ratio_key(num, den))}
 
@@ -178,7 +188,7 @@ def _rank_rows(player: IntArray, rank: IntArray, count: IntArray, n_players: int
     return matrix
 
 
-def _rank_text(player: IntArray, rank: IntArray, count: IntArray, n_players: int) -> pd.Series:
+def _rank_text(player: IntArray, rank: IntArray, count: IntArray, n_players: int) -> pa.Array:  # type: ignore[type-arg]
     """Each player's deal ranks as text, from (player, rank, count) sorted by player then
     rank: "1:2 3:1" is two 1sts and one 3rd."""
     # Each distinct "rank:count" is written once, then picked for every pair (a field
@@ -195,4 +205,4 @@ def _rank_text(player: IntArray, rank: IntArray, count: IntArray, n_players: int
     text: pa.Array = pc.binary_join(  # type: ignore[type-arg, assignment]
         pa.ListArray.from_arrays(offsets, pieces), " "
     )
-    return pd.Series(text, dtype="str")
+    return text.cast(pa.large_string())

@@ -153,8 +153,9 @@ def timed(label: str, args: list[str], repeat: int) -> float:
     return timed_in_turn([(label, args)], repeat)[0]
 
 
-def timed_in_turn(jobs: list[tuple[str, list[str]]], repeat: int) -> list[float]:
-    """Each job's best of `repeat` runs, the jobs taking turns.
+def timed_in_turn(jobs: list[tuple[str, list[str]]], repeat: int, peak: bool = True) -> list[float]:
+    """Each job's best of `repeat` runs, the jobs taking turns (`peak`: with the
+    largest peak memory, which means nothing below this process's own size).
 
     A virtual machine's speed drifts over minutes (memory, neighbours): jobs compared
     with each other run in turn, so that each meets the same drift.
@@ -165,8 +166,9 @@ def timed_in_turn(jobs: list[tuple[str, list[str]]], repeat: int) -> list[float]
             times.append(run_once(args))
     best = []
     for (label, _), times in zip(jobs, runs, strict=True):
-        seconds, peak = min(t for t, _ in times), max(m for _, m in times)
-        print(f"{label:<46} {seconds:7.2f} s   peak {peak:,.0f} MiB", flush=True)
+        seconds, most = min(t for t, _ in times), max(m for _, m in times)
+        memory = f"   peak {most:,.0f} MiB" if peak else ""
+        print(f"{label:<46} {seconds:7.2f} s{memory}", flush=True)
         best.append(seconds)
     return best
 
@@ -205,6 +207,40 @@ def bench_shape(shape: str, source: Path, tool: list[str], here: list[str], n: i
     print(f"{'standings / score':<46} {ranked / ours:7.2f}", flush=True)
 
 
+# The small event users score every day: the sample's 1,152 rows, where starting the
+# process is most of the time. Runs are short, so more of them are timed.
+SMALL_EVENT = ROOT / "sample_data" / "big2_event"
+SMALL_REPEAT = 7
+
+
+def bench_small_event(tool: list[str], repeat: int) -> None:
+    """score and standings on the sample event (CSV and Parquet), each in turn with
+    DuckDB's SQL for the scores, as whole processes."""
+    n = max(repeat, SMALL_REPEAT)
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch)
+        for suffix in ("csv", "parquet"):
+            source = SMALL_EVENT.with_suffix(f".{suffix}")
+            print(f"-- small event: {source.name}, best of {n} runs")
+            duckdb = duckdb_command(source, out / "duckdb.parquet")
+            jobs = [
+                ("score, Parquet out", [*tool, "score", str(source), "-o", str(out / "s.parquet")]),
+                (
+                    "standings, Parquet out",
+                    [*tool, "standings", str(source), "-o", str(out / "t.parquet")],
+                ),
+            ]
+            # (No peak memory: these processes are smaller than this one.)
+            if duckdb is None:
+                timed_in_turn(jobs, n, peak=False)
+                continue
+            score, standings, theirs = timed_in_turn(
+                [*jobs, ("DuckDB SQL, the same scores", duckdb)], n, peak=False
+            )
+            print(f"{'score / DuckDB':<46} {score / theirs:7.2f}")
+            print(f"{'standings / DuckDB':<46} {standings / theirs:7.2f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -213,6 +249,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per command; the best")
     parser.add_argument("--generate", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--compare", nargs=2, type=Path, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--small-only", action="store_true", help="only the small event against DuckDB"
+    )
     args = parser.parse_args()
     folder = ROOT / "bench-data"
     if args.generate:
@@ -225,6 +264,10 @@ def main() -> None:
         return
     if args.compare:
         raise SystemExit(0 if same_scores(*args.compare) else 1)
+    if args.small_only:
+        compileall.compile_dir(ROOT / "duplicate", quiet=1)
+        bench_small_event([sys.executable, "-m", "duplicate"], args.repeat)
+        return
     # Data is made, and results compared, in child processes: this one stays small, as
     # Linux counts a child's peak memory from the size of the process that started it.
     here = [sys.executable, __file__, "--rows", str(args.rows)]
@@ -239,6 +282,7 @@ def main() -> None:
     n = args.repeat
     print(f"{args.rows:,} result rows, {DEALS} deals, tables of {TABLE_SIZE}; best of {n} runs")
     timed("duplicate --help", [*tool, "--help"], n)
+    bench_small_event(tool, n)
     for shape in args.shapes:
         bench_shape(shape, path_of(folder, shape, args.rows), tool, here, n)
     for players in args.seat_players:

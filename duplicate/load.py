@@ -163,7 +163,7 @@ class _Reader:
     def _folder(self, folder: Path) -> Event:
         from dataclasses import replace
 
-        from duplicate.io import event as stored
+        from duplicate.io import event_folder as stored
 
         rules = stored.event_rules(folder)
         rounds = stored.rounds_folder(folder)
@@ -247,7 +247,7 @@ def _with_side_files(
     already read), else the event folder's own."""
     from dataclasses import replace
 
-    from duplicate.io import event as stored
+    from duplicate.io import event_folder as stored
 
     objects = {name: _read_table(name, value) for name, value in objects.items()}
 

@@ -102,6 +102,7 @@ def program(*args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         check=False,
+        timeout=300,
     )
 
 

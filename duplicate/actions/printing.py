@@ -43,7 +43,7 @@ def print_event(
     """
     from duplicate.actions.score import score
     from duplicate.actions.standings import standings
-    from duplicate.io.event import is_event
+    from duplicate.io.event_folder import is_event
     from duplicate.io.read import read_raw
     from duplicate.render import printed
 

@@ -114,7 +114,7 @@ def seat(
 
 
 def _is_event_folder(source: Any) -> bool:
-    from duplicate.io.event import is_event
+    from duplicate.io.event_folder import is_event
 
     return isinstance(source, str) and source != "-" and is_event(source)
 

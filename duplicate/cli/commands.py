@@ -2,32 +2,74 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import functools
+import importlib
+from typing import Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
 from duplicate import __version__
-from duplicate.cli import bridge_import as import_command
-from duplicate.cli import event as event_command
-from duplicate.cli import explain as explain_command
-from duplicate.cli import game_score as game_score_command
-from duplicate.cli import leaderboard as leaderboard_command
-from duplicate.cli import manifest_check as manifest_command
-from duplicate.cli import printing as print_command
-from duplicate.cli import report as report_command
-from duplicate.cli import rules as rules_command
-from duplicate.cli import score as score_command
-from duplicate.cli import seat as seat_command
-from duplicate.cli import stages as stages_command
-from duplicate.cli import standings as standings_command
-from duplicate.cli import validate as validate_command
-from duplicate.cli import verify as verify_command
 from duplicate.cli.common import set_debug, set_max_rows, whole_option
 from duplicate.limits import MAX_ROWS
 from duplicate.options import setting
 
+# Each command, and the module that declares it (its `register` adds it to a Typer).
+COMMANDS = {
+    "score": "duplicate.cli.score",
+    "standings": "duplicate.cli.standings",
+    "explain": "duplicate.cli.explain",
+    "game-score": "duplicate.cli.game_score",
+    "leaderboard": "duplicate.cli.leaderboard",
+    "report": "duplicate.cli.report",
+    "seat": "duplicate.cli.seat",
+    "elimination": "duplicate.cli.stages",
+    "final": "duplicate.cli.stages",
+    "validate": "duplicate.cli.validate",
+    "verify": "duplicate.cli.verify",
+    "rules": "duplicate.cli.rules",
+    "import": "duplicate.cli.bridge_import",
+    "print": "duplicate.cli.printing",
+    "event": "duplicate.cli.event",
+    "manifest": "duplicate.cli.manifest_check",
+}
+
+
+class Commands(TyperGroup):
+    """The commands, each made when it is asked for (click's lazily loaded
+    subcommands): a run imports and builds its own command, not the others."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        return command(cmd_name) if cmd_name in COMMANDS else None
+
+
+@functools.cache
+def declared(module: str) -> typer.Typer:
+    """A Typer holding the commands `module` declares."""
+    holder = typer.Typer(rich_markup_mode=None, add_completion=False)
+    holder.callback()(_nothing)
+    importlib.import_module(module).register(holder)
+    return holder
+
+
+@functools.cache
+def command(name: str) -> Any:
+    """The command `name`, as its module declares it."""
+    built = typer.main.get_command(declared(COMMANDS[name]))
+    return built.commands[name]  # type: ignore[attr-defined]
+
+
+def _nothing() -> None:
+    """(A holder's callback: the commands it holds are a group's.)"""
+
+
 app = typer.Typer(
     name="duplicate",
+    cls=Commands,
     help="Score duplicate card-game events: matchpoints, rank points, standings.",
     no_args_is_help=True,
     add_completion=False,
@@ -68,23 +110,3 @@ def root(
     if max_rows < 0:
         raise typer.BadParameter(f"{max_rows} is below 0", param_hint="--max-rows")
     set_max_rows(max_rows)
-
-
-for module in (
-    score_command,
-    standings_command,
-    explain_command,
-    game_score_command,
-    leaderboard_command,
-    report_command,
-    seat_command,
-    stages_command,
-    validate_command,
-    verify_command,
-    rules_command,
-    import_command,
-    event_command,
-    print_command,
-    manifest_command,
-):
-    module.register(app)

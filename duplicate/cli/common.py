@@ -115,7 +115,7 @@ def load(
     """The event `source` holds under the settings given (duplicate.load_event), read
     once, with the memory arranged by the process edge (process.reading); what reading
     noticed is said on stderr (unless not `say`)."""
-    from duplicate.io.event import is_event
+    from duplicate.io.event_folder import is_event
     from duplicate.io.source import resolve
     from duplicate.load import load_event
     from duplicate.options import RULES
@@ -206,7 +206,7 @@ def publishing(
     for record in files:
         stderr.print(wrote(record, out.outputs))
     if event is not None and event.folder is not None and files and not rerun():
-        from duplicate.io.event import record_outputs
+        from duplicate.io.event_folder import record_outputs
 
         record_outputs(event.folder, command, [(r["path"], r["written"].sha256) for r in files])
 

@@ -44,7 +44,7 @@ def print_event(
     """
     import duplicate
     from duplicate.errors import UsageError
-    from duplicate.io.event import is_event
+    from duplicate.io.event_folder import is_event
 
     if not is_event(folder):
         raise UsageError(

@@ -175,15 +175,23 @@ _IMPORT_NAME = dis.opmap["IMPORT_NAME"]
 
 
 def _asked_by_python(frame: FrameType | None) -> bool:
-    """Whether the import under way is an import statement, or importlib.import_module:
-    the first frame outside the import machinery is running one."""
+    """Whether the import under way is an import statement of pandas, or
+    importlib.import_module: the first frame outside the import machinery is running
+    one. An import statement of another module (a compiled module of Arrow's, whose
+    loading asks for pandas on its own) is not pandas' own."""
     while frame is not None and frame.f_code.co_filename.startswith("<frozen importlib"):
         frame = frame.f_back
     if frame is None:
         return False
     if frame.f_code.co_filename.endswith(os.path.join("importlib", "__init__.py")):
         return True
-    return frame.f_code.co_code[frame.f_lasti] == _IMPORT_NAME
+    code = frame.f_code
+    if code.co_code[frame.f_lasti] != _IMPORT_NAME:
+        return False
+    imported = next(
+        (i.argval for i in dis.get_instructions(code) if i.offset == frame.f_lasti), ""
+    )
+    return str(imported).split(".", 1)[0] == "pandas"
 
 
 class _ThenTellArrow:

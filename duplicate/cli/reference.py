@@ -14,7 +14,10 @@ from duplicate.options import SETTINGS
 
 
 def commands_markdown(app: typer.Typer) -> str:
-    """Every command of `app` with its arguments and options, as Markdown."""
+    """Every command of `app` (the program's: duplicate.cli.commands) with its
+    arguments and options, as Markdown."""
+    from duplicate.cli.commands import COMMANDS, declared
+
     lines = [
         "# Commands",
         "",
@@ -33,8 +36,9 @@ def commands_markdown(app: typer.Typer) -> str:
     if root is not None and root.callback is not None:
         lines += [_row(p) for p in _parameters(root.callback) if p.kind == "option"]
     lines += ["", *_settings()]
-    for name, callback in _commands(app):
-        lines += ["", *_command(name, callback)]
+    for module in dict.fromkeys(COMMANDS.values()):
+        for name, callback in _commands(declared(module)):
+            lines += ["", *_command(name, callback)]
     return "\n".join(lines) + "\n"
 
 

@@ -1,30 +1,12 @@
-"""An event folder: the event's description, rules and players, and each round's
-results as they were accepted, with a log that chains every change.
-
-    DIR/event.toml            name, date, venue, game, table size
-    DIR/rules.toml            the rules every command uses on DIR (unless --rules)
-    DIR/players.csv           the registered players (when given)
-    DIR/adjustments.csv       the arbiter's corrections (when given), every command's
-    DIR/rounds/round-0001.parquet ...   each round as accepted: never written over
-    DIR/replaced/             an upload (or corrections) a corrected one replaced, kept
-    DIR/seatings/round-0002.csv ...     published seatings, checked on `add`
-    DIR/log.jsonl             one line per change (init, add, replace) and per
-                              publication from the folder (seating, report, print),
-                              each with the sha256 of its own content and of the
-                              line before it: an edit breaks it
-
-Every command that reads RESULTS reads an event folder as its rounds together.
-"""
+"""An event folder's rounds, players and corrections, checked against the event and
+stored as accepted (the folder's layout and log: io/event_folder.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import shutil
-import tomllib
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -35,81 +17,31 @@ import pyarrow.parquet as pq
 from duplicate.errors import InvalidData, Problem, UsageError
 from duplicate.event import EventInfo
 from duplicate.games.registry import game
+from duplicate.io.event_folder import (
+    ADJUSTMENTS_FILE,
+    EVENT_FILE,
+    PLAYERS_FILE,
+    adjustments_file,
+    chain_intact,
+    event_rules,
+    event_toml,
+    file_record,
+    load_info,
+    log,
+    log_lines,
+    players_file,
+    published_seatings,
+    rounds_folder,
+    stored_rounds,
+    write_file,
+)
 from duplicate.io.read import read_raw, read_results, sha256_of, source_name
-from duplicate.io.write import atomic_path, csv_bytes
+from duplicate.io.write import csv_bytes
 from duplicate.model.columns import canonical_name, closest_match
 from duplicate.model.entry_checks import entry_problems
 from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
-from duplicate.rules import Rules, load_rules
-
-EVENT_FILE = "event.toml"
-PLAYERS_FILE = "players.csv"
-ADJUSTMENTS_FILE = "adjustments.csv"
-
-
-def is_event(path: str | Path) -> bool:
-    return (Path(path) / EVENT_FILE).is_file()
-
-
-def players_file(folder: str | Path) -> Path | None:
-    """The event's registered players, when the folder is an event that has them."""
-    path = Path(folder) / PLAYERS_FILE
-    return path if is_event(folder) and path.is_file() else None
-
-
-def adjustments_file(folder: str | Path) -> Path | None:
-    """The event's corrections, when the folder is an event that has them."""
-    path = Path(folder) / ADJUSTMENTS_FILE
-    return path if is_event(folder) and path.is_file() else None
-
-
-def rounds_folder(folder: str | Path) -> Path:
-    return Path(folder) / "rounds"
-
-
-def stored_rounds(folder: str | Path) -> list[Path]:
-    """The rounds the event holds, as accepted, in order."""
-    return sorted(rounds_folder(folder).glob("round-*.parquet"))
-
-
-def published_seatings(folder: str | Path) -> dict[int, str]:
-    """Round -> its published seating file (seatings/round-NNNN.csv)."""
-    found = {}
-    for path in sorted((Path(folder) / "seatings").glob("round-*.csv")):
-        number = path.stem.split("-", 1)[1]
-        if number.isascii() and number.isdigit():
-            found[int(number)] = str(path)
-    return found
-
-
-def event_toml(info: EventInfo) -> str:
-    return (
-        "[event]\n"
-        f"name = {json.dumps(info.name, ensure_ascii=False)}\n"
-        f"date = {json.dumps(info.date)}\n"
-        f"venue = {json.dumps(info.venue, ensure_ascii=False)}\n"
-        f"game = {json.dumps(info.game)}\n"
-        f"table_size = {info.table_size}\n"
-    )
-
-
-def load_info(folder: str | Path) -> EventInfo:
-    """What the folder's event.toml says of the event."""
-    path = Path(folder) / EVENT_FILE
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))["event"]
-        return EventInfo(
-            name=str(table["name"]),
-            date=str(table["date"]),
-            game=str(table["game"]),
-            table_size=int(table["table_size"]),
-            venue=str(table.get("venue", "")),
-        )
-    except (OSError, KeyError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(
-            f"{path}: not an event description ({exc})", "event.bad-description"
-        ) from None
+from duplicate.rules import Rules
 
 
 def init_event(
@@ -131,14 +63,14 @@ def init_event(
         raise UsageError(f"{folder} exists and is not an empty folder", "event.folder-in-use")
     folder.mkdir(parents=True, exist_ok=True)
     made = [folder / EVENT_FILE, folder / "rules.toml"]
-    _write(made[0], event_toml(event).encode("utf-8"))
-    _write(made[1], rules.to_toml().encode("utf-8"))
+    write_file(made[0], event_toml(event).encode("utf-8"))
+    write_file(made[1], rules.to_toml().encode("utf-8"))
     if players is not None:
         made.append(folder / PLAYERS_FILE)
-        _write(made[-1], Path(players).read_bytes())
+        write_file(made[-1], Path(players).read_bytes())
     for sub in ("rounds", "replaced", "seatings"):
         (folder / sub).mkdir()
-    _log(folder, "init", name=event.name, files=[_record(folder, p) for p in made])
+    log(folder, "init", name=event.name, files=[file_record(folder, p) for p in made])
     return made
 
 
@@ -187,15 +119,15 @@ def add_round(
         replaced = folder / "replaced" / f"round-{number:04d}-{digest}.parquet"
         shutil.copyfile(target, replaced)
     data = _parquet(raw)
-    _write(target, data, overwrite=replace)
-    _log(
+    write_file(target, data, overwrite=replace)
+    log(
         folder,
         "replace" if replaced else "add",
         round=number,
         upload=name,
         upload_sha256=sha256_of(upload),
-        file=_record(folder, target),
-        replaced=_record(folder, replaced) if replaced else None,
+        file=file_record(folder, target),
+        replaced=file_record(folder, replaced) if replaced else None,
     )
     return Added(number, target, len(raw), replaced, entry_problems(results, game(event.game)))
 
@@ -242,30 +174,18 @@ def store_adjustments(
         replaced = folder / "replaced" / f"adjustments-{digest}.csv"
         shutil.copyfile(target, replaced)
     text = raw.astype("str").where(raw.notna(), "")
-    _write(target, csv_bytes(pa.Table.from_pandas(text, preserve_index=False)), overwrite=replace)
-    _log(
+    write_file(
+        target, csv_bytes(pa.Table.from_pandas(text, preserve_index=False)), overwrite=replace
+    )
+    log(
         folder,
         "adjustments",
         upload=name,
         upload_sha256=sha256_of(upload),
-        file=_record(folder, target),
-        replaced=_record(folder, replaced) if replaced else None,
+        file=file_record(folder, target),
+        replaced=file_record(folder, replaced) if replaced else None,
     )
     return Stored(target, len(raw), replaced)
-
-
-def record_outputs(folder: str | Path, action: str, outputs: list[tuple[str, str]]) -> None:
-    """Chain into the event's log what was published from it (a seating, a report,
-    printed cards): each output's path and sha256 ("-" for standard output)."""
-    _log(
-        Path(folder),
-        action,
-        outputs=[{"path": path, "sha256": digest} for path, digest in outputs],
-    )
-
-
-def event_rules(folder: str | Path) -> Rules:
-    return load_rules(Path(folder) / "rules.toml")
 
 
 def event_status(folder: str | Path) -> dict[str, Any]:
@@ -281,14 +201,14 @@ def event_status(folder: str | Path) -> dict[str, Any]:
                 "sha256": sha256_of(path),
             }
         )
-    lines = _log_lines(folder)
+    lines = log_lines(folder)
     return {
         "event": event.__dict__,
         "rounds": rounds,
         "seatings": sorted(published_seatings(folder)),
         "adjustments": adjustments_file(folder) is not None,
         "replaced": sorted(p.name for p in (folder / "replaced").iterdir() if p.is_file()),
-        "log": {"entries": len(lines), "chain_intact": _chain_intact(lines)},
+        "log": {"entries": len(lines), "chain_intact": chain_intact(lines)},
     }
 
 
@@ -398,53 +318,3 @@ def _parquet(raw: pd.DataFrame) -> bytes:
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink)
     return bytes(sink.getvalue().to_pybytes())
-
-
-def _write(path: Path, data: bytes, overwrite: bool = False) -> None:
-    if path.exists() and not overwrite:
-        raise UsageError(f"{path} exists", "event.file-exists")
-    with atomic_path(path) as temp:
-        temp.write_bytes(data)
-
-
-def _record(folder: Path, path: Path) -> dict[str, str]:
-    return {"path": str(path.relative_to(folder)), "sha256": sha256_of(path)}
-
-
-def _log_lines(folder: Path) -> list[str]:
-    path = folder / "log.jsonl"
-    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-
-
-def _chain_intact(lines: list[str]) -> bool:
-    """Each entry holds the sha256 of its own content and of the entry before it."""
-    previous = ""
-    for line in lines:
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            return False
-        own = entry.pop("sha256", None)
-        if entry.get("previous") != previous or own != _entry_hash(entry):
-            return False
-        previous = own
-    return True
-
-
-def _entry_hash(entry: dict[str, Any]) -> str:
-    text = json.dumps(entry, ensure_ascii=False, sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _log(folder: Path, action: str, **details: Any) -> None:
-    lines = _log_lines(folder)
-    previous = json.loads(lines[-1]).get("sha256", "") if lines else ""
-    entry = {
-        "action": action,
-        "at": datetime.now(UTC).isoformat(timespec="seconds"),
-        **details,
-        "previous": previous,
-    }
-    entry["sha256"] = _entry_hash(entry)
-    text = "\n".join([*lines, json.dumps(entry, ensure_ascii=False, sort_keys=True)]) + "\n"
-    _write(folder / "log.jsonl", text.encode("utf-8"), overwrite=True)

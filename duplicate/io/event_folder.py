@@ -1,0 +1,171 @@
+"""An event folder: the event's description, rules and players, and each round's
+results as they were accepted, with a log that chains every change.
+
+    DIR/event.toml            name, date, venue, game, table size
+    DIR/rules.toml            the rules every command uses on DIR (unless --rules)
+    DIR/players.csv           the registered players (when given)
+    DIR/adjustments.csv       the arbiter's corrections (when given), every command's
+    DIR/rounds/round-0001.parquet ...   each round as accepted: never written over
+    DIR/replaced/             an upload (or corrections) a corrected one replaced, kept
+    DIR/seatings/round-0002.csv ...     published seatings, checked on `add`
+    DIR/log.jsonl             one line per change (init, add, replace) and per
+                              publication from the folder (seating, report, print),
+                              each with the sha256 of its own content and of the
+                              line before it: an edit breaks it
+
+Every command that reads RESULTS reads an event folder as its rounds together. This
+module is the folder's layout and its log (light: no table library); io/event.py adds
+the rounds, the players and the corrections as they are checked and stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from duplicate.errors import UsageError
+from duplicate.event import EventInfo
+from duplicate.rules import Rules, load_rules
+
+EVENT_FILE = "event.toml"
+PLAYERS_FILE = "players.csv"
+ADJUSTMENTS_FILE = "adjustments.csv"
+
+
+def is_event(path: str | Path) -> bool:
+    return (Path(path) / EVENT_FILE).is_file()
+
+
+def players_file(folder: str | Path) -> Path | None:
+    """The event's registered players, when the folder is an event that has them."""
+    path = Path(folder) / PLAYERS_FILE
+    return path if is_event(folder) and path.is_file() else None
+
+
+def adjustments_file(folder: str | Path) -> Path | None:
+    """The event's corrections, when the folder is an event that has them."""
+    path = Path(folder) / ADJUSTMENTS_FILE
+    return path if is_event(folder) and path.is_file() else None
+
+
+def rounds_folder(folder: str | Path) -> Path:
+    return Path(folder) / "rounds"
+
+
+def stored_rounds(folder: str | Path) -> list[Path]:
+    """The rounds the event holds, as accepted, in order."""
+    return sorted(rounds_folder(folder).glob("round-*.parquet"))
+
+
+def published_seatings(folder: str | Path) -> dict[int, str]:
+    """Round -> its published seating file (seatings/round-NNNN.csv)."""
+    found = {}
+    for path in sorted((Path(folder) / "seatings").glob("round-*.csv")):
+        number = path.stem.split("-", 1)[1]
+        if number.isascii() and number.isdigit():
+            found[int(number)] = str(path)
+    return found
+
+
+def event_toml(info: EventInfo) -> str:
+    return (
+        "[event]\n"
+        f"name = {json.dumps(info.name, ensure_ascii=False)}\n"
+        f"date = {json.dumps(info.date)}\n"
+        f"venue = {json.dumps(info.venue, ensure_ascii=False)}\n"
+        f"game = {json.dumps(info.game)}\n"
+        f"table_size = {info.table_size}\n"
+    )
+
+
+def load_info(folder: str | Path) -> EventInfo:
+    """What the folder's event.toml says of the event."""
+    path = Path(folder) / EVENT_FILE
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))["event"]
+        return EventInfo(
+            name=str(table["name"]),
+            date=str(table["date"]),
+            game=str(table["game"]),
+            table_size=int(table["table_size"]),
+            venue=str(table.get("venue", "")),
+        )
+    except (OSError, KeyError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(
+            f"{path}: not an event description ({exc})", "event.bad-description"
+        ) from None
+
+
+def record_outputs(folder: str | Path, action: str, outputs: list[tuple[str, str]]) -> None:
+    """Chain into the event's log what was published from it (a seating, a report,
+    printed cards): each output's path and sha256 ("-" for standard output)."""
+    log(
+        Path(folder),
+        action,
+        outputs=[{"path": path, "sha256": digest} for path, digest in outputs],
+    )
+
+
+def event_rules(folder: str | Path) -> Rules:
+    return load_rules(Path(folder) / "rules.toml")
+
+
+def write_file(path: Path, data: bytes, overwrite: bool = False) -> None:
+    """A file of the event written whole (never a part of one), and not over another
+    unless `overwrite`."""
+    from duplicate.io.write import atomic_path
+
+    if path.exists() and not overwrite:
+        raise UsageError(f"{path} exists", "event.file-exists")
+    with atomic_path(path) as temp:
+        temp.write_bytes(data)
+
+
+def file_record(folder: Path, path: Path) -> dict[str, str]:
+    """A stored file as the log records it: its path in the folder and its sha256."""
+    from duplicate.io.source import resolve
+
+    return {"path": str(path.relative_to(folder)), "sha256": resolve(path).sha256()}
+
+
+def log_lines(folder: Path) -> list[str]:
+    path = folder / "log.jsonl"
+    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+
+def chain_intact(lines: list[str]) -> bool:
+    """Each entry holds the sha256 of its own content and of the entry before it."""
+    previous = ""
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            return False
+        own = entry.pop("sha256", None)
+        if entry.get("previous") != previous or own != _entry_hash(entry):
+            return False
+        previous = own
+    return True
+
+
+def _entry_hash(entry: dict[str, Any]) -> str:
+    text = json.dumps(entry, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def log(folder: Path, action: str, **details: Any) -> None:
+    lines = log_lines(folder)
+    previous = json.loads(lines[-1]).get("sha256", "") if lines else ""
+    entry = {
+        "action": action,
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        **details,
+        "previous": previous,
+    }
+    entry["sha256"] = _entry_hash(entry)
+    text = "\n".join([*lines, json.dumps(entry, ensure_ascii=False, sort_keys=True)]) + "\n"
+    write_file(folder / "log.jsonl", text.encode("utf-8"), overwrite=True)

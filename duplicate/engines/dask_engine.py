@@ -36,7 +36,9 @@ def _client(scheduler: str | None) -> Any:
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise UsageError("the dask engine needs Dask: pip install 'duplicate[dask]'") from None
+        raise UsageError(
+            "the dask engine needs Dask: pip install 'duplicate[dask]'", "dask.not-installed"
+        ) from None
     # The shuffle reports its progress as warnings; a scorer needs only errors.
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler:

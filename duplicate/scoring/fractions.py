@@ -49,7 +49,8 @@ def _check_denominators(den: IntArray) -> None:
     if len(den) and int(den.max()) >= EXACT_DENOMINATOR_LIMIT:
         raise OutOfRange(
             "factored or weighted matchpoints rank exactly for deals played up to 5,000 "
-            "times (with weighted scores and factoring both, 400); this event's are larger"
+            "times (with weighted scores and factoring both, 400); this event's are larger",
+            "number.out-of-range",
         )
 
 

@@ -49,7 +49,9 @@ class ScoringMethod:
     def require(self, capability: str, what: str) -> None:
         """Raise UsageError unless the method can do `capability` (a flag above)."""
         if not getattr(self, capability):
-            raise UsageError(f"{what} covers matchpoint scoring, not {self.name}")
+            raise UsageError(
+                f"{what} covers matchpoint scoring, not {self.name}", "scoring.method-unsupported"
+            )
 
 
 def _standard_points_score(
@@ -102,7 +104,10 @@ def _prepared(
     rules = rules or Rules()
     method = method_of(rules)
     if adjustments is not None and not method.takes_adjustments:
-        raise UsageError(f"adjustments apply to matchpoint scoring, not to {method.name}")
+        raise UsageError(
+            f"adjustments apply to matchpoint scoring, not to {method.name}",
+            "scoring.method-unsupported",
+        )
     return as_results(data, rules), rules, method
 
 

@@ -105,6 +105,7 @@ def _refuse_shared_weighted_groups(
                     f"two weighted scores in one comparison group ({where})",
                     column="kind",
                     hint="weight one of them, and assign the other an mp_pct",
+                    code="adjustment.weighted-together",
                 )
             ]
         )
@@ -265,7 +266,7 @@ def comparison_groups(results: Results, rules: Rules) -> tuple[CodeArray, int]:
 
 SINGLE_GROUPS_WARNING = (
     "every comparison group holds a single result, so every MP% is 50: if a deal is "
-    "played in several rounds (a movement), give --deal-scope event"
+    "played in several rounds (a movement), give {opt:deal_scope=event}"
 )
 
 

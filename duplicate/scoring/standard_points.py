@@ -82,7 +82,8 @@ def sp_rows(results: Results, rules: Rules) -> dict[str, IntArray]:
     if 400 * largest * int(den.max(initial=1)) >= 2**63:
         raise OutOfRange(
             "scores this large in comparison groups this big pass what standard points "
-            "hold exactly; check the scores"
+            "hold exactly; check the scores",
+            "number.out-of-range",
         )
     exact = score * den - num
     unit = 10**results.score_scale

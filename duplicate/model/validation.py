@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from duplicate.deal_scope import deal_scope as scope_of
 from duplicate.errors import Problem
 from duplicate.limits import MAX_LISTED
 from duplicate.model.codes import (
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 def structural_problems(results: Results, deal_scope: str = "round") -> list[Problem]:
     """Every seating or duplication problem in `results`, one Problem per conflict."""
-    deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
+    deal_key = list(scope_of(deal_scope).deal_keys)
     if _certainly_sound(results, deal_key):
         return []
     flags = _flags(results, deal_key)

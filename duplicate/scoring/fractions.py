@@ -9,7 +9,6 @@ import numpy as np
 
 from duplicate.errors import OutOfRange
 from duplicate.model.exact import EXACT_DENOMINATOR_LIMIT, FloatArray, IntArray, div_half_up
-from duplicate.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -52,11 +51,6 @@ def _check_denominators(den: IntArray) -> None:
             "times (with weighted scores and factoring both, 400); this event's are larger",
             "number.out-of-range",
         )
-
-
-def session_keys(rules: Rules) -> list[str]:
-    """The columns of a session, in which a deal is played its normal number of times."""
-    return ["section", "round"] if rules.deal_scope == "round" else ["section"]
 
 
 def neuberg(mp: IntArray, size: IntArray, unit: int, session_seat: IntArray) -> MatchpointFractions:

@@ -46,12 +46,11 @@ class ScoringMethod:
     # The dask engine computes it.
     distributed: bool
 
-    def require(self, capability: str, what: str) -> None:
-        """Raise UsageError unless the method can do `capability` (a flag above)."""
-        if not getattr(self, capability):
-            raise UsageError(
-                f"{what} covers matchpoint scoring, not {self.name}", "scoring.method-unsupported"
-            )
+    def unsupported(self, what: str) -> UsageError:
+        """The error for `what`, which this method does not support."""
+        return UsageError(
+            f"{what} covers matchpoint scoring, not {self.name}", "scoring.method-unsupported"
+        )
 
 
 def _standard_points_score(

@@ -54,11 +54,6 @@ def as_results(data: Results | pd.DataFrame, rules: Rules) -> Results:
     return parse_results(data, deal_scope=rules.deal_scope)
 
 
-def deal_keys(rules: Rules) -> list[str]:
-    """The columns that identify one deal under the rules' deal scope."""
-    return ["section", "round", "deal"] if rules.deal_scope == "round" else ["section", "deal"]
-
-
 def rank_points_cents(rank: IntArray, rules: Rules) -> IntArray:
     """Rank points in cents: base x factor for the listed ranks, base / rank after."""
     listed = np.asarray(rules.factor_cents(), dtype=np.int64)
@@ -137,7 +132,7 @@ def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> R
 
 
 def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None) -> ScoredItems:
-    deal, n_deals = results.key(*deal_keys(rules))
+    deal, n_deals = results.key(*rules.scope.deal_keys)
     seat = results.codes("seat")
     weighted_rows = np.zeros(0, dtype=np.int64) if adjusted is None else adjusted.part_row
     compared, assigned = _compared_and_assigned(adjusted, weighted_rows)
@@ -261,7 +256,7 @@ def every_group_single(results: Results, rules: Rules) -> bool:
 
 def comparison_groups(results: Results, rules: Rules) -> tuple[CodeArray, int]:
     """Each result's comparison group: its deal (under the rules' deal scope) and seat."""
-    return combine([results.key(*deal_keys(rules)), results.codes("seat")])
+    return combine([results.key(*rules.scope.deal_keys), results.codes("seat")])
 
 
 SINGLE_GROUPS_WARNING = (

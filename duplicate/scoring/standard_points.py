@@ -29,7 +29,6 @@ from duplicate.scoring.score_table import (
     result_arrays,
     table_of,
 )
-from duplicate.scoring.scores import deal_keys
 from duplicate.scoring.standings import standings_table
 
 # Differences from 13 up: the largest difference of each standard-point step (13 ... 23).
@@ -57,7 +56,7 @@ def standard_points(difference: IntArray) -> IntArray:
 def sp_rows(results: Results, rules: Rules) -> dict[str, IntArray]:
     """Per result row: n, the datum (datum_num / datum_den in score units), the
     difference from it in hundredths (difference_centi) and the standard points (sp)."""
-    group, _ = dense_codes(combine([results.key(*deal_keys(rules)), results.codes("seat")])[0])
+    group, _ = dense_codes(combine([results.key(*rules.scope.deal_keys), results.codes("seat")])[0])
     score = results.numbers("score_units")
     order = np.lexsort((score, group))
     g, s = group[order], score[order]

@@ -1,4 +1,4 @@
-"""Game scores from raw outcomes (SCORING.md section 6), checked against each game's rules.
+"""Game scores from raw outcomes (docs/scoring.md section 6), checked against each game's rules.
 
 Every function takes the validated identities (Results, from a file without a score
 column) and the raw table, and returns one integer score per row. Each table-deal's

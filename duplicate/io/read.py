@@ -167,7 +167,7 @@ def read_adjustments(
 def read_hand_log(
     path: str | Path | Source, encoding: str | None = None, max_rows: int | None = MAX_ROWS
 ) -> HandLog:
-    """Read and check a stage's hand log (SCORING.md section 8)."""
+    """Read and check a stage's hand log (docs/scoring.md section 8)."""
     from duplicate.stages.hand_log import parse_hand_log
 
     raw, first_row = read_raw(path, encoding, max_rows)

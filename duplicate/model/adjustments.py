@@ -8,7 +8,7 @@ An adjustments file has one row per correction: round, deal, player, kind, value
 - penalty: rank points deducted from the player's total.
 - void: the result is cancelled: not compared, not ranked, no rank points.
 - avg_plus, avg_minus: an assigned 60% or 40%, or the player's own percentage beyond it.
-- weighted: a weighted assigned score (SCORING.md section 9), one row per part: a score
+- weighted: a weighted assigned score (docs/scoring.md section 9), one row per part: a score
   in `value` and its percent in `weight` (whole percents adding up to 100). The result
   is matchpointed as each part with its weight, and the others against each part.
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 KINDS = ("mp_pct", "penalty", "void", "avg_plus", "avg_minus", "weighted")
-# Average plus and minus (SCORING.md section 9): at least 60%, or at most 40%, the
+# Average plus and minus (docs/scoring.md section 9): at least 60%, or at most 40%, the
 # player's own percentage over their other deals deciding when it is beyond.
 AVERAGE_CENTI = {"avg_plus": 6000, "avg_minus": 4000}
 # Up to 10**9 points: a hundred times the most a deal can earn (limits.MAX_DEAL_CENTS).

@@ -1,4 +1,4 @@
-"""The input columns of SCORING.md section 1 and the names they may arrive under."""
+"""The input columns of docs/scoring.md section 1 and the names they may arrive under."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ def explain(
         return found
 
     if "percentage" in in_section.columns:
-        # Standings by session percentage (SCORING.md section 9).
+        # Standings by session percentage (docs/scoring.md section 9).
         def detail(name: str) -> dict[str, Any]:
             return with_parts(_percentage_detail(name, own_rows(name), results, fractional))
 

@@ -1,5 +1,5 @@
 """MP and MP% of rank items from their matchpoints: as counted, or factored by
-Neuberg's formula (SCORING.md section 9). MP% and the rank key are exact fractions."""
+Neuberg's formula (docs/scoring.md section 9). MP% and the rank key are exact fractions."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def _check_denominators(den: IntArray) -> None:
 
 
 def neuberg(mp: IntArray, size: IntArray, unit: int, session_seat: IntArray) -> MatchpointFractions:
-    """Neuberg's factoring (SCORING.md section 9): an item of a group of n results (MP
+    """Neuberg's factoring (docs/scoring.md section 9): an item of a group of n results (MP
     counted in 1/unit) of a deal normally played N times (the largest group of its
     session and seat) scores MP' = (MP + 1) x N / n - 1 against a top of 2(N - 1).
 

@@ -1,5 +1,5 @@
 """Scoring methods: how a deal is scored and how the standings are ordered, chosen
-once by `rules.method` (SCORING.md sections 2-4 and 7).
+once by `rules.method` (docs/scoring.md sections 2-4 and 7).
 
 `score`, `score_batches` and `standings` are the library's entry points; every other
 module asks the method what it can do (method_of(rules)) instead of naming methods.

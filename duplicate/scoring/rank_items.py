@@ -1,5 +1,5 @@
 """What is ranked on each deal: the (comparison group, score) cells of the compared
-rows, then each weighted result, with their MP and MP% (SCORING.md sections 2 and 9)."""
+rows, then each weighted result, with their MP and MP% (docs/scoring.md sections 2 and 9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Matchpoints, MP%, deal ranks and rank points (SCORING.md sections 2-3)."""
+"""Matchpoints, MP%, deal ranks and rank points (docs/scoring.md sections 2-3)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def _refuse_shared_weighted_groups(
     results: Results, rules: Rules, part_row: IntArray, source: str
 ) -> None:
     """Two weighted results in one comparison group would each be compared with parts
-    of the other: refused, as SCORING.md compares a weighted result with results as
+    of the other: refused, as docs/scoring.md compares a weighted result with results as
     played."""
     rows = np.unique(part_row)
     group, _ = comparison_groups(results, rules)
@@ -107,7 +107,7 @@ def _refuse_shared_weighted_groups(
 
 
 def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> RowAdjustments:
-    """Average plus and minus as assigned MP% (SCORING.md section 9): 60% or the
+    """Average plus and minus as assigned MP% (docs/scoring.md section 9): 60% or the
     player's own percentage over their other deals if higher (plus); 40% or it if lower
     (minus). The percentage is exact, then rounded half up to hundredths."""
     none = np.zeros_like(adjusted.average)

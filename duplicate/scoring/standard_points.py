@@ -1,4 +1,4 @@
-"""Standard points: the platform's Swiss scoring (003_*.txt; SCORING.md section 7).
+"""Standard points: the platform's Swiss scoring (003_*.txt; docs/scoring.md section 7).
 
 In each comparison group the datum is the mean after dropping floor(N x trim) results at
 each end (trim 0.25: two of eight, as the example). A player's difference from the datum

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 
@@ -42,3 +43,16 @@ def run_main(args: list[str], monkeypatch: pytest.MonkeyPatch, tuned: bool = Fal
         for number, handler in handlers.items():
             signal.signal(number, handler)
     return None
+
+
+def failing_input(error: BaseException) -> io.TextIOWrapper:
+    """Standard input whose reading fails with `error`."""
+
+    class Failing(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: object) -> int:
+            raise error
+
+    return io.TextIOWrapper(io.BufferedReader(Failing()))

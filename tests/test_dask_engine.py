@@ -191,3 +191,19 @@ def test_the_command_leaves_a_parquet_input_to_the_workers(
         assert run_main(command, monkeypatch) == 0
     local = runner.invoke(app, ["score", str(source), "-o", "-"])
     assert out.read_bytes() == local.stdout_bytes
+
+
+def test_a_cluster_of_threads_agrees() -> None:
+    """Workers as threads of one process (a cluster on one machine) give the same bytes."""
+    import logging
+
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        silence_logs=logging.ERROR,
+        dashboard_address=":0",
+    ) as cluster:
+        assert_engines_agree(
+            GOLDEN / "rank_counts_playoff" / "results.csv", cluster.scheduler_address
+        )

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from duplicate import read_session
 from duplicate.cli import app
-from duplicate.imports import read_session
 from tests.conftest import BAD, ROOT
 
 runner = CliRunner()

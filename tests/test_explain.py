@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 import duplicate
+from duplicate import explain
 from duplicate.cli import app
-from duplicate.scoring.explain import explain
 from tests.conftest import GOLDEN, SAMPLE
 
 runner = CliRunner()

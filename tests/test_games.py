@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.games.scores import game_scores
 
 runner = CliRunner()
 BAD = Path(__file__).parent / "data" / "bad_games"
@@ -28,7 +27,7 @@ def scores(
     records = [{**IDS, "seat": i, "player": f"P{i}", **r} for i, r in enumerate(rows)]
     raw = pd.DataFrame(records, dtype=object).fillna("").astype(str)
     results = duplicate.parse_results(raw, score_required=False)
-    return list(game_scores(results, raw, game, rules))
+    return [int(s) for s in duplicate.scored_raw(results, raw, game, rules)["score"]]
 
 
 def test_big2_appendix_1_example() -> None:
@@ -101,8 +100,8 @@ def test_big2_tables_sum_to_zero(hands: list[list[int]], rnd: object) -> None:
                 }
             )  # type: ignore[attr-defined]
     raw = pd.DataFrame(rows).astype(str)
-    got = game_scores(duplicate.parse_results(raw, score_required=False), raw, "big2")
-    assert (pd.Series(got).groupby(pd.DataFrame(rows)["table"]).sum() == 0).all()
+    got = duplicate.scored_raw(duplicate.parse_results(raw, score_required=False), raw, "big2")
+    assert (got["score"].astype(int).groupby(pd.DataFrame(rows)["table"]).sum() == 0).all()
 
 
 @settings(max_examples=50, deadline=None)

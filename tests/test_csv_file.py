@@ -16,7 +16,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import duplicate
-from duplicate.errors import InvalidData
+from duplicate import InvalidData
 
 # Pieces of files: the text of CSV files in the encodings users save, and bytes that
 # are not text. UTF-8 characters are 3 bytes, so small looks split them.

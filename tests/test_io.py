@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import duplicate
-from duplicate.errors import InputOutputError, InvalidData
+from duplicate import InputOutputError, InvalidData
 from tests.conftest import SAMPLE, run_main
 
 CHINESE = "轮次,牌副,桌号,方位,牌手,得分,出牌用时\n1,1,1,0,张三,10,60\n1,1,1,1,李四,-10,70\n"

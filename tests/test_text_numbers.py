@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import duplicate
-from duplicate.errors import InvalidData
+from duplicate import InvalidData
 
 # Spellings that look like integers to one reader or another.
 SHORT = ["1", "2", "7", "10", "007", "+5", " 5", "5 ", "-0", "-3", "0", "3.0", "2.50", ".5"]

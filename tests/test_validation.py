@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import duplicate
-from duplicate.model.results import Results
 from tests import reference
 from tests.test_properties import as_reference_rows
 
@@ -83,11 +82,6 @@ def every_deal(deals: range | tuple[int, ...], **columns: object) -> pd.DataFram
         [pd.DataFrame({"round": 1, "deal": deal, **columns, "score": 0}) for deal in deals],
         ignore_index=True,
     )
-
-
-def unchecked(frame: pd.DataFrame, deal_scope: str) -> Results:
-    """Typed results without the structural checks (so broken events can be built)."""
-    return duplicate.parse_results(frame, deal_scope=deal_scope, check_structure=False)
 
 
 def broken_rules(frame: pd.DataFrame, deal_scope: str) -> set[str]:

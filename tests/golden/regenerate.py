@@ -6,15 +6,16 @@ the expected files are the contract, and test_golden.py compares against them.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import duplicate
-from duplicate.io.write import encode
 
 HERE = Path(__file__).parent
 
 
 def expected_outputs(case: Path) -> dict[str, bytes]:
+    """score.csv and standings.csv as write_table writes them for the case."""
     rules_file = case / "rules.toml"
     rules = duplicate.load_rules(rules_file) if rules_file.exists() else duplicate.Rules()
     results = duplicate.read_results(case / "results.csv", deal_scope=rules.deal_scope)
@@ -22,13 +23,17 @@ def expected_outputs(case: Path) -> dict[str, bytes]:
     adjustments = (
         duplicate.read_adjustments(adjustments_file) if adjustments_file.exists() else None
     )
-    meta = {"version": "golden", "rules": rules.to_toml()}
-    return {
-        "score.csv": encode(duplicate.score(results, rules, adjustments), "csv", "scores", meta),
-        "standings.csv": encode(
-            duplicate.standings(results, rules, adjustments), "csv", "standings", meta
-        ),
+    tables = {
+        "score.csv": (duplicate.score(results, rules, adjustments), "scores"),
+        "standings.csv": (duplicate.standings(results, rules, adjustments), "standings"),
     }
+    written = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for name, (table, kind) in tables.items():
+            path = Path(folder) / name
+            duplicate.write_table(table, path, rules, kind)
+            written[name] = path.read_bytes()
+    return written
 
 
 def cases() -> list[Path]:

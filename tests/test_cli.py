@@ -298,13 +298,31 @@ def test_python_dash_m_runs_the_cli(spec_example: Path) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals")
-def test_progress_only_for_a_terminal(tmp_path: Path) -> None:
+def test_progress_only_for_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A person at a terminal sees what the command is doing while it works; a pipe or
     a file gets the messages alone."""
+    import os
+    import pty
+
     event = str(SAMPLE / "big2_event.csv")
-    _, shown = on_a_terminal("standings", event, "-o", str(tmp_path / "a.csv"))
+    reader, writer = pty.openpty()
+    with os.fdopen(writer, "w", encoding="utf-8") as terminal:
+        monkeypatch.setattr(sys, "stderr", terminal)
+        status = run_main(["standings", event, "-o", str(tmp_path / "a.csv")], monkeypatch)
+        monkeypatch.undo()
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(reader, 65536)
+        except OSError:  # every byte read: the terminal is closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(reader)
+    assert status == 0
     assert b"reading" in shown
-    assert b"wrote" in shown
+    assert b"wrote 48 rows" in shown
     code, _, quiet, _ = run("standings", event, "-o", str(tmp_path / "b.csv"))
     assert code == 0
     assert (

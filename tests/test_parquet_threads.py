@@ -84,8 +84,8 @@ def test_a_table_in_parts_and_on_threads_is_the_file_one_writer_writes(
 
 def test_more_rows_than_a_row_group_in_parts_and_on_threads(tmp_path: Path) -> None:
     """Row groups of 2**20 rows whatever the parts' lengths: the parts are cut and
-    joined across the groups' ends."""
-    n = ROW_GROUP + 3
+    joined across the groups' ends; more groups than threads."""
+    n = 2 * ROW_GROUP + 3
     i = np.arange(n)
     table = pa.table(
         {
@@ -102,9 +102,9 @@ def test_more_rows_than_a_row_group_in_parts_and_on_threads(tmp_path: Path) -> N
         }
     )
     expected = written(table, tmp_path / "whole.parquet", 1)
-    assert pq.ParquetFile(tmp_path / "whole.parquet").metadata.num_row_groups == 2
-    assert written(table, tmp_path / "threads.parquet", 3) == expected
-    parts = [table.slice(start, 300_000) for start in range(0, n, 300_000)]
+    assert pq.ParquetFile(tmp_path / "whole.parquet").metadata.num_row_groups == 3
+    assert written(table, tmp_path / "threads.parquet", 2) == expected
+    parts = [table.slice(start, 700_000) for start in range(0, n, 700_000)]
     batches = duplicate.ScoreBatches(iter(parts), missing(table))
     assert written(batches, tmp_path / "batches.parquet", 2) == expected
     assert_reads_back(tmp_path / "batches.parquet", table)

@@ -106,8 +106,26 @@ def test_more_rows_than_a_row_group_in_parts_and_on_threads(tmp_path: Path) -> N
     assert written(table, tmp_path / "threads.parquet", 2) == expected
     parts = [table.slice(start, 700_000) for start in range(0, n, 700_000)]
     batches = duplicate.ScoreBatches(iter(parts), missing(table))
-    assert written(batches, tmp_path / "batches.parquet", 2) == expected
+    streamed = written(batches, tmp_path / "batches.parquet", 2)
     assert_reads_back(tmp_path / "batches.parquet", table)
+    if not arrow_encodes_parts_alike():
+        pytest.xfail("this Arrow encodes a row group given in parts into other bytes")
+    assert streamed == expected
+
+
+def arrow_encodes_parts_alike() -> bool:
+    """Whether the installed Arrow writes a row group given in parts as it writes it
+    whole: Arrow alone, the cut of the test above (pyarrow 22 writes the second group
+    of a dictionary column cut so into other bytes, the same values)."""
+    n = 2 * ROW_GROUP + 3
+    column = pa.table({"x": pa.array(1 + np.arange(n) // 50)})
+    parts = pa.concat_tables([column.slice(start, 700_000) for start in range(0, n, 700_000)])
+    files = []
+    for table in (column, parts):
+        sink = pa.BufferOutputStream()
+        pq.write_table(table.slice(ROW_GROUP, ROW_GROUP), sink)
+        files.append(sink.getvalue())
+    return bool(files[0].equals(files[1]))
 
 
 @pytest.mark.parametrize("threads", [1, 4])

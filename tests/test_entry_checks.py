@@ -275,7 +275,7 @@ def validated(frame: pd.DataFrame) -> list[str]:
     return [line.replace(str(path), "FILE") for line in said]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     rounds=st.integers(1, 3),

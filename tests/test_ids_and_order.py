@@ -124,7 +124,7 @@ def assert_agrees_with_the_reference(event: pd.DataFrame, given: pd.DataFrame) -
     ] == reference.standings(rows, "table" in event, "seconds" in event)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     event=events(),
     players=st.sampled_from(sorted(SPELLINGS)),
@@ -169,7 +169,7 @@ def test_a_file_sorted_by_player_only_at_first() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spelling", "with_table"), [("small numbers", True), ("one length", True), ("names", False)]
+    ("spelling", "with_table"), [("one length", True), ("small numbers", False)]
 )
 def test_a_sprawling_event_scores_as_the_reference(spelling: str, with_table: bool) -> None:
     """Thousands of sections of two tables, each its own round, deal and seat, scores

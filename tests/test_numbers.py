@@ -103,7 +103,7 @@ TEXT = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(TEXT, min_size=1, max_size=8))
 def test_text_is_read_exactly_or_refused(cells: list[str]) -> None:
     column = pd.Series(cells, dtype="str")
@@ -112,7 +112,7 @@ def test_text_is_read_exactly_or_refused(cells: list[str]) -> None:
     assert same(got, expected)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.lists(TEXT, min_size=0, max_size=4), min_size=1, max_size=4))
 @example([["10000000000", "10000000000.000000"]])
 def test_text_in_chunks_is_read_as_one_column(chunks: list[list[str]]) -> None:
@@ -137,7 +137,7 @@ FLOATS = st.one_of(
 )
 
 
-@settings(max_examples=int(os.environ.get("DUPLICATE_NUMBER_EXAMPLES", "300")), deadline=None)
+@settings(max_examples=int(os.environ.get("DUPLICATE_NUMBER_EXAMPLES", "200")), deadline=None)
 @given(st.lists(FLOATS, min_size=1, max_size=8))
 @example([900719925475.0, 900719925474.9375])  # the second alone is too large at its decimals
 def test_floats_are_read_as_their_shortest_decimal(cells: list[float]) -> None:

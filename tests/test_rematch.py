@@ -71,7 +71,7 @@ def tables_of(results: pd.DataFrame, k: int, **options: object) -> dict[str, int
     return dict(zip(seating["player"].astype(str), seating["table"].astype(int), strict=True))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(histories())
 def test_avoiding_repeats_never_does_worse_than_the_snake(results: pd.DataFrame) -> None:
     k = int(results.groupby(["round", "table"]).size().max())

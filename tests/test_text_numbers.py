@@ -37,7 +37,7 @@ def outcome(frame: pd.DataFrame) -> object:
     return {name: [str(v) for v in column] for name, column in scored.items()}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     cells=st.lists(st.tuples(NUMBERS, NUMBERS, CELLS, SCORES), min_size=1, max_size=6),
     seat=st.sampled_from(["0", "1", "+1", "01"]),

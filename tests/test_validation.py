@@ -125,7 +125,7 @@ def problem_columns(frame: pd.DataFrame, deal_scope: str) -> set[str]:
     return set()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     rounds=st.integers(1, 3),

@@ -254,9 +254,9 @@ def rename(frame: pd.DataFrame, row: int) -> pd.DataFrame:
 
 
 def validated(frame: pd.DataFrame) -> list[str]:
-    """What `duplicate validate` says of `frame` as a CSV file, each row number given as
-    the row's place in the frame's index (so that files of the same rows in another
-    order say the same)."""
+    """What `duplicate validate` says of `frame` as a CSV file, line by line in sort
+    order, each row number given as the row's place in the frame's index (so that files
+    of the same rows in another order say the same)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "event.csv"
         frame.to_csv(path, index=False)
@@ -272,7 +272,8 @@ def validated(frame: pd.DataFrame) -> list[str]:
 
     rows = r"\b(rows?) (\d+(?:, \d+)*)( \(\+\d+ more\))?"
     said = [re.sub(rows, as_given, line) for line in err.splitlines()]
-    return [line.replace(str(path), "FILE") for line in said]
+    # Each said once, in any order (they come in the file's order).
+    return sorted(line.replace(str(path), "FILE") for line in said)
 
 
 @settings(max_examples=20, deadline=None)

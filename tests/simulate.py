@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
-from duplicate.seating.next_round import seat_next_round
-from duplicate.seating.players import parse_players
-from duplicate.seating.swiss import SeatingReport
+from duplicate import parse_players, seat_next_round
 
 
 def simulate(
     players: int, k: int, rounds: int, avoid_repeats: bool, window: int | None = None, seed: int = 1
-) -> list[SeatingReport]:
+) -> list[Any]:
     """Play `rounds` rounds of 2 deals with random scores; return each round's seating report."""
     rng = np.random.default_rng(seed)
     field = parse_players(pd.DataFrame({"player": [f"p{i:04d}" for i in range(players)]}))

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import duplicate
+from duplicate import explain
 from duplicate.cli import app
 from tests.conftest import GOLDEN, SAMPLE
 

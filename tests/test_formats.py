@@ -11,10 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 import duplicate
+from duplicate import parse_players, seat_next_round
 from duplicate.cli import app
-from duplicate.seating.formats import parse_partners
-from duplicate.seating.next_round import seat_next_round
-from duplicate.seating.players import parse_players
 
 runner = CliRunner()
 PLAYERS = [f"p{i:02d}" for i in range(16)]
@@ -87,11 +85,18 @@ def test_an_odd_number_of_partnerships_gets_a_robot_pair() -> None:
     assert seating.reports[0].robots == 2
 
 
-def test_partner_file_problems() -> None:
-    with pytest.raises(duplicate.InvalidData, match="'A' has partners 'B', 'C'"):
-        parse_partners(pd.DataFrame({"player": ["A", "A"], "partner": ["B", "C"]}))
-    with pytest.raises(duplicate.InvalidData, match="their own partner"):
-        parse_partners(pd.DataFrame({"player": ["A"], "partner": ["A"]}))
+def test_partner_file_problems(tmp_path: Path) -> None:
+    players, partners = tmp_path / "players.csv", tmp_path / "partners.csv"
+    players.write_text("player\nA\nB\nC\nD\n")
+    seat = ["seat", "--players", str(players), "--round", "1", "--seed", "1"]
+    for lines, message in [
+        ("A,B\nA,C\n", "rows 2, 3, column 'partner': 'A' has partners 'B', 'C'"),
+        ("A,A\n", "row 2, column 'partner': 'A' is their own partner"),
+    ]:
+        partners.write_text("player,partner\n" + lines)
+        done = runner.invoke(app, [*seat, "--partners", str(partners)])
+        assert done.exit_code == 1
+        assert f"error: {partners}, {message}" in done.stderr
     field = parse_players(pd.DataFrame({"player": ["A", "B", "C", "D"]}))
     with pytest.raises(duplicate.UsageError, match="no partner listed for 'C', 'D'"):
         seat_next_round(None, players=field, seed=1, partners={"A": "B", "B": "A"})

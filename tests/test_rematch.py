@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from duplicate import seat_next_round, standings
+import duplicate
 from duplicate.cli import app
 from tests.conftest import SAMPLE
 from tests.simulate import simulate
@@ -67,7 +67,7 @@ def cost(
 
 
 def tables_of(results: pd.DataFrame, k: int, **options: object) -> dict[str, int]:
-    seating = seat_next_round(results, table_size=k, **options).frame  # type: ignore[arg-type]
+    seating = duplicate.seat(results, table_size=k, **options).frame  # type: ignore[arg-type]
     return dict(zip(seating["player"].astype(str), seating["table"].astype(int), strict=True))
 
 
@@ -75,7 +75,7 @@ def tables_of(results: pd.DataFrame, k: int, **options: object) -> dict[str, int
 @given(histories())
 def test_avoiding_repeats_never_does_worse_than_the_snake(results: pd.DataFrame) -> None:
     k = int(results.groupby(["round", "table"]).size().max())
-    ranked = [str(p) for p in standings(results)["player"]]
+    ranked = [str(p) for p in duplicate.standings(results).frame["player"]]
     met = met_pairs(results)
     snake = tables_of(results, k, avoid_repeats=False, order="straight")
     avoided = tables_of(results, k, order="straight")
@@ -99,7 +99,7 @@ def all_tablings(players: list[str], k: int) -> list[dict[str, int]]:
 @settings(max_examples=25, deadline=None)
 @given(histories(k=3, n=9))
 def test_a_window_covering_the_field_finds_the_best_seating(results: pd.DataFrame) -> None:
-    ranked = [str(p) for p in standings(results)["player"]]
+    ranked = [str(p) for p in duplicate.standings(results).frame["player"]]
     met = met_pairs(results)
     best = min(cost(t, ranked, 3, met) for t in all_tablings(ranked, 3))
     # With a window of n - k ranks every tabling is reachable: the best is found.
@@ -131,9 +131,9 @@ def test_seats_rotate_for_a_player_always_in_the_same_seat() -> None:
             "score": [1, 0, 1, 0],
         }
     )
-    plain = seat_next_round(frame, table_size=2, avoid_repeats=False).frame
+    plain = duplicate.seat(frame, table_size=2, avoid_repeats=False).frame
     assert list(plain.sort_values("seat")["player"]) == ["A", "B"]
-    balanced = seat_next_round(frame, table_size=2).frame
+    balanced = duplicate.seat(frame, table_size=2).frame
     assert list(balanced.sort_values("seat")["player"]) == ["B", "A"]
 
 

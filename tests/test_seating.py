@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import duplicate
-from duplicate import parse_players, seat_next_round
 from duplicate.cli import app
 from tests.conftest import SAMPLE
 
@@ -47,8 +46,8 @@ def numbered(tables: list[list[int]]) -> list[list[str]]:
     return [[str(p) for p in table] for table in tables]
 
 
-def seated(field: list[object], k: int, **options: object) -> duplicate.Seating:
-    return seat_next_round(ranked(field), table_size=k, avoid_repeats=False, **options)  # type: ignore[arg-type]
+def seated(field: list[object], k: int, **options: object) -> duplicate.Seated:
+    return duplicate.seat(ranked(field), table_size=k, avoid_repeats=False, **options)  # type: ignore[arg-type]
 
 
 def test_spec_snake_table_of_3() -> None:
@@ -75,7 +74,7 @@ def test_byes_go_to_the_lowest_ranked_with_fewest_byes() -> None:
     first = seated(field, 2, fill="bye").frame
     assert list(first.loc[first["bye"], "player"]) == ["e"]
     # e sat out round 2 (and stays last): the bye goes to d.
-    again = seat_next_round(ranked(field, {"e": 1}), table_size=2, fill="bye", avoid_repeats=False)
+    again = duplicate.seat(ranked(field, {"e": 1}), table_size=2, fill="bye", avoid_repeats=False)
     assert list(again.frame.loc[again.frame["bye"], "player"]) == ["d"]
 
 
@@ -104,10 +103,10 @@ def test_every_player_is_seated_exactly_once(n: int, k: int, order: str, fill: s
     st.integers(0, 2**32),
 )
 def test_round_1_draw_is_reproducible_from_the_seed(names: list[str], seed: int) -> None:
-    players = parse_players(pd.DataFrame({"player": names}))
-    shuffled = parse_players(pd.DataFrame({"player": list(reversed(names))}))
-    one = seat_next_round(None, players=players, table_size=3, seed=seed).frame
-    two = seat_next_round(None, players=shuffled, table_size=3, seed=seed).frame
+    players = pd.DataFrame({"player": names})
+    shuffled = pd.DataFrame({"player": list(reversed(names))})
+    one = duplicate.seat(players=players, table_size=3, round_number=1, seed=seed).frame
+    two = duplicate.seat(players=shuffled, table_size=3, round_number=1, seed=seed).frame
     assert one.equals(two)
 
 
@@ -143,7 +142,7 @@ def test_players_file_withdrawals_and_late_entries(tmp_path: Path) -> None:
 def test_robots_are_spread_one_a_table(avoid_repeats: bool) -> None:
     event = pd.read_csv(SAMPLE / "big2_event.csv")
     fewer = event[~event["player"].isin(["P17", "P18", "P19"])]
-    seating = seat_next_round(fewer, table_size=4, avoid_repeats=avoid_repeats).frame
+    seating = duplicate.seat(fewer, table_size=4, avoid_repeats=avoid_repeats).frame
     robots = seating[seating["player"].str.startswith("robot-")]
     assert len(robots) == 3
     assert robots["table"].nunique() == 3
@@ -288,11 +287,11 @@ def test_byes_go_to_players_who_have_played_then_fewest_byes_then_lowest_ranked(
         ]
     results = pd.DataFrame(rows)
     entries = [f"late{i}" for i in range(late)]
-    registered = parse_players(pd.DataFrame({"player": entries, "registered": range(1, late + 1)}))
-    seating = seat_next_round(
+    registered = pd.DataFrame({"player": entries, "registered": range(1, late + 1)})
+    seating = duplicate.seat(
         results, players=registered, table_size=k, fill="bye", avoid_repeats=False
     ).frame
-    field = [*duplicate.standings(results)["player"], *entries]
+    field = [*duplicate.standings(results).frame["player"], *entries]
     rounds_played = {p: set(results.loc[results["player"] == p, "round"]) for p in field}
     last = int(results["round"].max())
     had = {p: last - min(r) + 1 - len(r) if r else 0 for p, r in rounds_played.items()}

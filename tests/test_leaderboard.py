@@ -10,14 +10,14 @@ import pytest
 from typer.testing import CliRunner
 
 import duplicate
-from duplicate import leaderboard, load_scheme
 from duplicate.cli import app
+from duplicate.games.leaderboard import load_scheme
 
 runner = CliRunner()
 
 
 def board(rows: list[dict[str, object]], scheme: str) -> pd.DataFrame:
-    return leaderboard(pd.DataFrame(rows).astype(str), load_scheme(scheme))
+    return duplicate.leaderboard(pd.DataFrame(rows).astype(str), scheme).frame
 
 
 def game(gid: str, when: str, **players: object) -> list[dict[str, object]]:

@@ -15,28 +15,36 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
+from duplicate.scoring.methods import score_batches
+from duplicate.scoring.score_table import ScoreBatches
 from tests.golden.regenerate import cases
 
 CASES = cases()
 
 
-def inputs(case: Path, shuffled: bool = False) -> tuple[duplicate.Results, duplicate.Rules, object]:
-    rules_file = case / "rules.toml"
-    rules = duplicate.load_rules(rules_file) if rules_file.exists() else duplicate.Rules()
+def event_of(case: Path, shuffled: bool = False) -> duplicate.Event:
+    """The golden case's results (rows shuffled when asked) with its rules and
+    corrections."""
     raw = pd.read_csv(case / "results.csv", dtype=str, keep_default_na=False)
     if shuffled:
         raw = raw.sample(frac=1, random_state=7)
-    results = duplicate.parse_results(raw, str(case), deal_scope=rules.deal_scope)
-    adjustments_file = case / "adjustments.csv"
-    adjustments = (
-        duplicate.read_adjustments(adjustments_file) if adjustments_file.exists() else None
-    )
-    return results, rules, adjustments
+    settings = {}
+    if (case / "rules.toml").exists():
+        settings["rules_file"] = str(case / "rules.toml")
+    if (case / "adjustments.csv").exists():
+        settings["adjustments"] = str(case / "adjustments.csv")
+    return duplicate.load_event(raw, **settings)
+
+
+def batches_of(event: duplicate.Event, batch_rows: int | None = 1 << 20) -> ScoreBatches:
+    """The event's score table, `batch_rows` rows at a time."""
+    return score_batches(event.needs_results("score"), event.rules, event.adjustments, batch_rows)
 
 
 def file_bytes(table: object, path: Path, rules: duplicate.Rules) -> bytes:
-    """The file write_table writes for `table` (its format from the suffix)."""
-    duplicate.write_table(table, path, rules, "scores")  # type: ignore[arg-type]
+    """The file publish writes for a score table (Arrow, pandas or batches), its format
+    from the suffix."""
+    duplicate.publish(duplicate.Table("scores", rules, table), str(path))  # type: ignore[arg-type]
     return path.read_bytes()
 
 
@@ -46,29 +54,25 @@ def file_bytes(table: object, path: Path, rules: duplicate.Rules) -> bytes:
 def test_batches_make_up_the_score_table(
     case: Path, batch_rows: int, shuffled: bool, tmp_path: Path
 ) -> None:
-    whole = duplicate.score(*inputs(case))  # type: ignore[arg-type]
-    results, rules, adjustments = inputs(case, shuffled)
-    batches = list(score_batches(results, rules, adjustments, batch_rows).tables())
+    whole = duplicate.score(event_of(case))
+    event = event_of(case, shuffled)
+    rules = event.rules
+    batches = list(batches_of(event, batch_rows).tables())
     rules_batches = 1 if rules.method == "standard-points" else -(-len(whole) // batch_rows)
     assert len(batches) == rules_batches
     together = pa.concat_tables(batches)
     assert file_bytes(together, tmp_path / "a.csv", rules) == file_bytes(
-        whole, tmp_path / "b.csv", rules
+        whole.arrow(), tmp_path / "b.csv", rules
     )
-
-
-def score_batches(
-    results: duplicate.Results, rules: duplicate.Rules, adjustments: object, batch_rows: int
-) -> duplicate.ScoreBatches:
-    return duplicate.score_batches(results, rules, adjustments, batch_rows)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_the_pandas_view_is_the_arrow_table(case: Path, tmp_path: Path) -> None:
     """score()'s frame holds the values of the table written, with one kind of missing."""
-    results, rules, adjustments = inputs(case)
-    table = duplicate.score_batches(results, rules, adjustments).to_table()  # type: ignore[arg-type]
-    frame = duplicate.score(results, rules, adjustments)  # type: ignore[arg-type]
+    event = event_of(case)
+    rules = event.rules
+    table = batches_of(event).to_table()
+    frame = duplicate.score(event).frame
     assert list(frame.columns) == table.column_names
     for suffix in ("csv", "json"):
         assert file_bytes(frame, tmp_path / f"a.{suffix}", rules) == file_bytes(
@@ -84,11 +88,12 @@ def test_the_pandas_view_is_the_arrow_table(case: Path, tmp_path: Path) -> None:
 def test_streamed_parquet_is_the_same_file(case: Path, threads: int, tmp_path: Path) -> None:
     """Batches of 3 rows streamed to Parquet (on `threads`) make the file the whole
     table makes; a column is declared required exactly when no row misses its value."""
-    results, rules, adjustments = inputs(case)
-    whole = file_bytes(duplicate.score(results, rules, adjustments), tmp_path / "w.parquet", rules)  # type: ignore[arg-type]
+    event = event_of(case)
+    rules = event.rules
+    whole = file_bytes(duplicate.score(event).arrow(), tmp_path / "w.parquet", rules)
     streamed = tmp_path / "streamed.parquet"
-    batches = score_batches(results, rules, adjustments, batch_rows=3)
-    [written, *_] = duplicate.write_table(batches, streamed, rules, "scores", threads=threads)
+    batches = duplicate.Table("scores", rules, batches_of(event, batch_rows=3))
+    [written, *_] = duplicate.publish(batches, str(streamed), threads=threads)
     assert written.rows == pq.read_metadata(streamed).num_rows
     assert streamed.read_bytes() == whole
     table = pq.read_table(streamed)
@@ -108,8 +113,7 @@ def test_cli_streams_parquet_with_a_manifest(tmp_path: Path) -> None:
 
     record = json.loads(manifest.read_text())["outputs"][0]
     assert record["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
-    results, rules, adjustments = inputs(case)
-    expected = duplicate.score(results, rules, adjustments)  # type: ignore[arg-type]
+    expected = duplicate.score(event_of(case)).frame
     assert pq.read_table(out).to_pandas().shape == expected.shape
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json", "scores.parquet"]
 

@@ -12,6 +12,8 @@ import pytest
 
 import duplicate
 from duplicate import InputOutputError, InvalidData
+from duplicate.io.read import read_raw
+from duplicate.model.results import parse_results
 from tests.conftest import SAMPLE, run_main
 
 CHINESE = "轮次,牌副,桌号,方位,牌手,得分,出牌用时\n1,1,1,0,张三,10,60\n1,1,1,1,李四,-10,70\n"
@@ -22,9 +24,9 @@ def test_chinese_headers_in_utf8_with_bom_and_in_gb18030(tmp_path: Path) -> None
     utf8.write_bytes(b"\xef\xbb\xbf" + CHINESE.encode("utf-8"))
     gb = tmp_path / "gb.csv"
     gb.write_bytes(CHINESE.encode("gb18030"))
-    a = duplicate.standings(duplicate.read_results(utf8))
-    b = duplicate.standings(duplicate.read_results(gb))
-    c = duplicate.standings(duplicate.read_results(gb, encoding="gb18030"))
+    a = duplicate.standings(utf8).frame
+    b = duplicate.standings(gb).frame
+    c = duplicate.standings(gb, encoding="gb18030").frame
     assert list(a["player"]) == ["张三", "李四"]
     assert a.equals(b)
     assert a.equals(c)
@@ -35,13 +37,13 @@ def test_chinese_headers_in_utf8_with_bom_and_in_gb18030(tmp_path: Path) -> None
 def test_headers_are_case_insensitive_and_extra_columns_ignored(tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     path.write_text(" Deal ,SEAT,Player,Score,comment\n1,0,A,1,x\n1,0,B,2,y\n", encoding="utf-8")
-    assert list(duplicate.standings(duplicate.read_results(path))["player"]) == ["B", "A"]
+    assert list(duplicate.standings(path).frame["player"]) == ["B", "A"]
 
 
 def test_identifiers_keep_their_spelling(tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     path.write_text("deal,seat,player,score\n1,0,007,1\n1,0,10,2\n", encoding="utf-8")
-    assert list(duplicate.score(duplicate.read_results(path))["player"]) == ["007", "10"]
+    assert list(duplicate.score(path).frame["player"]) == ["007", "10"]
 
 
 @pytest.mark.parametrize("last", ["100", "P100"])
@@ -52,7 +54,7 @@ def test_identifiers_are_numbers_only_if_every_one_is(tmp_path: Path, last: str)
     players = [f" {p} " for p in range(1, 100)] + [last]
     lines = ["deal,seat,player,score"] + [f"1,{s},{p},{s}" for s, p in enumerate(players)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    player = duplicate.score(duplicate.read_results(path))["player"]
+    player = duplicate.score(path).frame["player"]
     if last == "100":
         assert list(player) == list(range(1, 101))
     else:
@@ -64,7 +66,7 @@ def test_numeric_identifiers_sort_as_numbers(tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     lines = ["deal,seat,player,score"] + [f"{d},0,{p},{p}" for d in (10, 9) for p in (1, 2)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert list(duplicate.score(duplicate.read_results(path))["deal"]) == [9, 9, 10, 10]
+    assert list(duplicate.score(path).frame["deal"]) == [9, 9, 10, 10]
 
 
 def test_decimal_scores_are_exact(tmp_path: Path) -> None:
@@ -75,17 +77,17 @@ def test_decimal_scores_are_exact(tmp_path: Path) -> None:
         "1,1,1,0,A,0.1\n1,1,1,1,B,0.3\n1,2,1,0,A,0.2\n1,2,1,1,B,0\n",
         encoding="utf-8",
     )
-    table = duplicate.standings(duplicate.read_results(path))
+    table = duplicate.standings(path).frame
     assert list(table["beaten_avg"].astype(str)) == ["0.00", "0.00"]
-    scores = duplicate.score(duplicate.read_results(path))
+    scores = duplicate.score(path).frame
     assert list(scores["score"].astype(str)) == ["0.1", "0.3", "0.2", "0.0"]
 
 
 def test_parquet_with_typed_columns_equals_csv() -> None:
     frame = pd.read_parquet(SAMPLE / "big2_event.parquet")
     assert frame["score"].dtype.kind == "i"
-    assert duplicate.standings(frame).equals(
-        duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.csv"))
+    assert duplicate.standings(frame).frame.equals(
+        duplicate.standings(SAMPLE / "big2_event.csv").frame
     )
 
 
@@ -117,15 +119,15 @@ def test_a_parquet_file_reads_as_its_whole_table(layout: str, tmp_path: Path) ->
     frame = pd.read_parquet(SAMPLE / "big2_event.parquet")
     path = tmp_path / "results.parquet"
     pq.write_table(LAYOUTS[layout](frame), path, row_group_size=50)
-    raw, first_row = duplicate.read_table(path)
+    raw, first_row = read_raw(path)
     assert first_row == 1
     # The values of the whole table read at once (its index goes: rows match by position).
     whole = pq.read_table(path).to_pandas().reset_index(drop=True)
     assert list(raw.columns) == list(whole.columns)
     assert values(raw) == values(whole)
     # Rows in any order give the same standings.
-    expected = duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.parquet"))
-    assert duplicate.standings(duplicate.read_results(path)).equals(expected)
+    expected = duplicate.standings(SAMPLE / "big2_event.parquet").frame
+    assert duplicate.standings(path).frame.equals(expected)
 
 
 def test_a_parquet_column_named_twice_is_reported_as_such(tmp_path: Path) -> None:
@@ -137,17 +139,16 @@ def test_a_parquet_column_named_twice_is_reported_as_such(tmp_path: Path) -> Non
     )
     pq.write_table(table, path)
     with pytest.raises(InvalidData, match="columns 'score' and 'score' both mean 'score'"):
-        duplicate.read_results(path)
+        duplicate.load_event(path)
 
 
 def test_a_failed_write_leaves_no_file(tmp_path: Path) -> None:
-    results = duplicate.read_results(SAMPLE / "spec_example.csv")
-    table, rules = duplicate.standings(results), duplicate.Rules()
+    table = duplicate.standings(SAMPLE / "spec_example.csv")
     target = tmp_path / "missing-dir" / "out.csv"
     with pytest.raises(InputOutputError):
-        duplicate.write_table(table, target, rules, "standings")
+        duplicate.publish(table, str(target))
     assert list(tmp_path.iterdir()) == []
-    duplicate.write_table(table, tmp_path / "out.csv", rules, "standings")
+    duplicate.publish(table, str(tmp_path / "out.csv"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv", "out.rules.toml"]
 
 
@@ -179,11 +180,9 @@ def test_deal_scope_event_compares_a_deal_replayed_in_another_round(tmp_path: Pa
         "round,deal,seat,player,score\n1,7,0,A,5\n2,7,0,B,3\n",
         encoding="utf-8",
     )
-    per_round = duplicate.score(duplicate.read_results(path))
+    per_round = duplicate.score(path).frame
     assert list(per_round["n"]) == [1, 1]
-    event = duplicate.score(
-        duplicate.read_results(path, deal_scope="event"), duplicate.Rules(deal_scope="event")
-    )
+    event = duplicate.score(path, deal_scope="event").frame
     assert list(event["n"]) == [2, 2]
     assert list(event["mp"]) == [2, 0]
     assert list(event["deal_rank"]) == [1, 2]
@@ -192,9 +191,9 @@ def test_deal_scope_event_compares_a_deal_replayed_in_another_round(tmp_path: Pa
 def test_deal_scope_event_rejects_a_player_replaying_a_deal(tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     path.write_text("round,deal,seat,player,score\n1,7,0,A,5\n2,7,0,A,3\n", encoding="utf-8")
-    results = duplicate.read_results(path)
+    assert len(duplicate.score(path).frame) == 2
     with pytest.raises(duplicate.InvalidData, match="player 'A' appears 2 times on deal 7"):
-        duplicate.score(results, duplicate.Rules(deal_scope="event"))
+        duplicate.score(path, deal_scope="event")
 
 
 def test_a_directory_of_parquet_files_is_one_dataset(tmp_path: Path) -> None:
@@ -204,13 +203,11 @@ def test_a_directory_of_parquet_files_is_one_dataset(tmp_path: Path) -> None:
         folder = dataset / f"part={round_no}"
         folder.mkdir(parents=True)
         part.to_parquet(folder / "results.parquet", index=False)
-    from_directory = duplicate.standings(duplicate.read_results(dataset))
-    assert from_directory.equals(
-        duplicate.standings(duplicate.read_results(SAMPLE / "big2_event.csv"))
-    )
+    from_directory = duplicate.standings(dataset).frame
+    assert from_directory.equals(duplicate.standings(SAMPLE / "big2_event.csv").frame)
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputOutputError, match=r"no \.parquet files"):
-        duplicate.read_results(tmp_path / "empty")
+        duplicate.load_event(tmp_path / "empty")
 
 
 def test_csv_of_columns_chunked_differently(tmp_path: Path) -> None:
@@ -222,14 +219,18 @@ def test_csv_of_columns_chunked_differently(tmp_path: Path) -> None:
             "b": pa.chunked_array([pa.array(["y"], pa.large_string())]),
         }
     )
-    duplicate.write_table(table, tmp_path / "t.csv", duplicate.Rules(), "standings")
+    duplicate.publish(
+        duplicate.Table("standings", duplicate.Rules(), table), str(tmp_path / "t.csv")
+    )
     assert (tmp_path / "t.csv").read_bytes() == b"a,b\nx,y\n"
 
 
 def test_excel_csv_ends_rows_with_crlf_and_keeps_a_value_s_own_line_end(tmp_path: Path) -> None:
     def excel(table: pa.Table) -> bytes:
         path = tmp_path / "t.csv"
-        duplicate.write_table(table, path, duplicate.Rules(), "standings", fmt="excel")
+        duplicate.publish(
+            duplicate.Table("standings", duplicate.Rules(), table), str(path), "excel"
+        )
         return path.read_bytes()
 
     table = pa.table({"player": ["A", "B"], "note": ["two\nlines", "one"]})
@@ -248,14 +249,14 @@ def test_a_table_consumed_column_by_column_reads_the_same(path: Path) -> None:
 
     def parsed(consume: bool) -> object:
         try:
-            raw, first_row = duplicate.read_table(path)
+            raw, first_row = read_raw(path)
         except InvalidData as exc:
             return [str(p) for p in exc.problems]
         try:
-            results = duplicate.parse_results(raw, str(path), first_row, consume=consume)
+            results = parse_results(raw, str(path), first_row, consume=consume)
         except InvalidData as exc:
             return [str(p) for p in exc.problems]
-        return duplicate.score(results)
+        return duplicate.score(results).frame
 
     kept, consumed = parsed(False), parsed(True)
     if isinstance(kept, pd.DataFrame):

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import duplicate
 from duplicate import InvalidData
+from duplicate.io.read import read_raw
 
 # Pieces of files: the text of CSV files in the encodings users save, and bytes that
 # are not text. UTF-8 characters are 3 bytes, so small looks split them.
@@ -47,13 +47,13 @@ LOOK = 1 << 24
 
 
 def outcome(given: str, data: bytes, max_rows: int | None = None) -> Outcome:
-    """The table read_table reads from `given` (a file, or '-' for `data` on standard
+    """The table read_raw reads from `given` (a file, or '-' for `data` on standard
     input) and its first row's number, or the problems found (named the same whatever
     the source)."""
     saved = sys.stdin
     sys.stdin = io.TextIOWrapper(io.BytesIO(data))
     try:
-        frame, first_row = duplicate.read_table(given, max_rows=max_rows)
+        frame, first_row = read_raw(given, max_rows=max_rows)
     except InvalidData as error:
         name = "<stdin>" if given == "-" else given
         return None, [str(p).replace(name, "FILE") for p in error.problems], 0

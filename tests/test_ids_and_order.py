@@ -103,7 +103,7 @@ def assert_agrees_with_the_reference(event: pd.DataFrame, given: pd.DataFrame) -
         (r.section, r.round, r.deal, r.player): (r.mp, r.top, r.rank, Decimal(r.points_cents) / 100)
         for r in rows
     }
-    scored = duplicate.score(given)
+    scored = duplicate.score(given).frame
     have = {
         tuple(python(getattr(r, c)) for c in ("section", "round", "deal", "player")): (
             r.mp,
@@ -117,7 +117,7 @@ def assert_agrees_with_the_reference(event: pd.DataFrame, given: pd.DataFrame) -
     places = [c for c in PLACES if c in event]
     written = [tuple(python(v) for v in row) for row in scored[places].itertuples(index=False)]
     assert written == sorted(written)
-    standings = duplicate.standings(given)
+    standings = duplicate.standings(given).frame
     assert [
         ((python(r.section), python(r.player)), r.decided_by, r.playoff)
         for r in standings.itertuples()

@@ -53,7 +53,7 @@ def events(draw: st.DrawFn) -> pd.DataFrame:
 @settings(max_examples=80, deadline=None)
 @given(event=events())
 def test_kernel_agrees_with_a_plain_computation(event: pd.DataFrame) -> None:
-    got = duplicate.score(event).set_index("player")
+    got = duplicate.score(event).frame.set_index("player")
     want = per_row(event).set_index("player")
     for player in want.index:
         assert got.loc[player, "mp"] == want.loc[player, "mp"]

@@ -81,7 +81,7 @@ def parsed(column: pd.Series | pa.Array) -> tuple[list[int], int, list[bool]]:
     frame = pd.DataFrame({"deal": range(1, n + 1), "seat": 0, "player": "p"})
     frame["score"] = column.reset_index(drop=True)
     try:
-        scored = duplicate.score(frame)
+        scored = duplicate.score(frame).frame
     except duplicate.InvalidData as refused:
         rows = {r for p in refused.problems if p.column == "score" for r in p.rows}
         return [0] * n, 0, [i + 1 in rows for i in range(n)]  # a table's rows from 1

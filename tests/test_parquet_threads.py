@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import duplicate
+from duplicate.scoring.methods import score_batches
+from duplicate.scoring.score_table import ScoreBatches
 
 RULES = duplicate.Rules()
 # Rows Parquet readers expect in one row group (pyarrow's default).
@@ -47,8 +49,9 @@ def missing(table: pa.Table) -> set[str]:
     return {name for name in table.column_names if table.column(name).null_count}
 
 
-def written(table: duplicate.ScoreBatches | pa.Table, path: Path, threads: int) -> bytes:
-    duplicate.write_table(table, path, RULES, "scores", threads=threads)
+def written(table: ScoreBatches | pa.Table, path: Path, threads: int) -> bytes:
+    """The file publish writes for a score table, whole or in batches, on `threads`."""
+    duplicate.publish(duplicate.Table("scores", RULES, table), str(path), threads=threads)
     return path.read_bytes()
 
 
@@ -77,7 +80,7 @@ def test_a_table_in_parts_and_on_threads_is_the_file_one_writer_writes(
     assert written(table, tmp_path / "threads.parquet", threads) == expected
     bounds = sorted({0, n, *(c for c in cuts if c < n)})
     parts = [table.slice(a, b - a) for a, b in itertools.pairwise(bounds)]
-    batches = duplicate.ScoreBatches(iter(parts), missing(table))
+    batches = ScoreBatches(iter(parts), missing(table))
     assert written(batches, tmp_path / "batches.parquet", threads) == expected
     assert_reads_back(tmp_path / "batches.parquet", table)
 
@@ -105,7 +108,7 @@ def test_more_rows_than_a_row_group_in_parts_and_on_threads(tmp_path: Path) -> N
     assert pq.ParquetFile(tmp_path / "whole.parquet").metadata.num_row_groups == 3
     assert written(table, tmp_path / "threads.parquet", 2) == expected
     parts = [table.slice(start, 700_000) for start in range(0, n, 700_000)]
-    batches = duplicate.ScoreBatches(iter(parts), missing(table))
+    batches = ScoreBatches(iter(parts), missing(table))
     streamed = written(batches, tmp_path / "batches.parquet", 2)
     assert_reads_back(tmp_path / "batches.parquet", table)
     if not arrow_encodes_parts_alike():
@@ -142,6 +145,6 @@ def test_the_command_line_writes_the_same_file_on_any_number_of_threads(
     out = tmp_path / "cli.parquet"
     done = CliRunner().invoke(app, ["score", str(SAMPLE / "big2_event.csv"), "-o", str(out)])
     assert done.exit_code == 0, done.stderr
-    results = duplicate.read_results(SAMPLE / "big2_event.csv")
-    batches = duplicate.score_batches(results, RULES, batch_rows=7)
+    results = duplicate.load_event(SAMPLE / "big2_event.csv").needs_results("score")
+    batches = score_batches(results, RULES, batch_rows=7)
     assert written(batches, tmp_path / "library.parquet", threads) == out.read_bytes()

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import duplicate
 from duplicate import InvalidData
+from duplicate.model.results import parse_results
 
 # Spellings that look like integers to one reader or another.
 SHORT = ["1", "2", "7", "10", "007", "+5", " 5", "5 ", "-0", "-3", "0", "3.0", "2.50", ".5"]
@@ -30,8 +31,8 @@ def outcome(frame: pd.DataFrame) -> object:
     """The scores of `frame`'s rows (read without the seating checks), or the problems
     found, with each quoted cell as it reads without its padding."""
     try:
-        results = duplicate.parse_results(frame, "t.csv", first_row=2, check_structure=False)
-        scored = duplicate.score(results)
+        results = parse_results(frame, "t.csv", first_row=2, check_structure=False)
+        scored = duplicate.score(results).frame
     except InvalidData as problems:
         return [re.sub(r"'\s*([^']*?)\s*'", r"'\1'", str(p)) for p in problems.problems]
     return {name: [str(v) for v in column] for name, column in scored.items()}
@@ -64,10 +65,10 @@ def test_integer_ids_sort_as_numbers_and_others_keep_their_spelling() -> None:
         {"deal": "1", "seat": ["0", "1", "2"], "player": ["3", "10", "-2"], "score": "0"},
         dtype="str",
     )
-    assert duplicate.score(frame)["player"].tolist() == [3, 10, -2]
-    assert duplicate.standings(frame)["player"].tolist() == [-2, 3, 10]
+    assert duplicate.score(frame).frame["player"].tolist() == [3, 10, -2]
+    assert duplicate.standings(frame).frame["player"].tolist() == [-2, 3, 10]
     frame["player"] = ["3", "007", "10"]
-    assert duplicate.score(frame)["player"].tolist() == ["3", "007", "10"]
+    assert duplicate.score(frame).frame["player"].tolist() == ["3", "007", "10"]
 
 
 def test_nullable_integer_columns_are_read_like_plain_ones() -> None:
@@ -81,12 +82,12 @@ def test_nullable_integer_columns_are_read_like_plain_ones() -> None:
             "score": pd.array([3, -1], dtype="Int64"),
         }
     )
-    scored = duplicate.score(frame)
+    scored = duplicate.score(frame).frame
     assert scored["player"].tolist() == [7, 8]
     assert scored["score"].tolist() == [Decimal(3), Decimal(-1)]
     frame["player"] = pd.array([7, None], dtype="Int64")
     with pytest.raises(InvalidData) as missing:
-        duplicate.parse_results(frame, "t.parquet")
+        duplicate.score(frame)
     [problem] = missing.value.problems
     assert (problem.column, problem.rows) == ("player", (2,))
 
@@ -101,6 +102,6 @@ def test_float_columns_keep_their_decimals() -> None:
             "score": [3.0, -1.5],
         }
     )
-    scored = duplicate.score(frame)
+    scored = duplicate.score(frame).frame
     assert scored["player"].tolist() == [7, 8]
     assert [str(s) for s in scored["score"]] == ["3.0", "-1.5"]

@@ -196,6 +196,36 @@ def test_deal_scope_event_rejects_a_player_replaying_a_deal(tmp_path: Path) -> N
         duplicate.score(path, deal_scope="event")
 
 
+@pytest.mark.parametrize("given", ["setting", "rules file"])
+def test_deal_scope_event_lists_every_problem_of_its_own_reading(
+    tmp_path: Path, given: str
+) -> None:
+    """A file read under deal scope "event" is refused with every problem that scope
+    finds: a player changing seat in a round, and deal 7 replayed at the same seats."""
+    path = tmp_path / "r.csv"
+    path.write_text(
+        "round,deal,table,seat,player,score\n1,7,1,0,A,5\n1,7,1,1,B,3\n"
+        "2,7,1,0,C,5\n2,7,1,1,D,3\n2,8,1,1,C,1\n2,8,1,0,D,2\n",
+        encoding="utf-8",
+    )
+    settings: dict[str, str] = {"deal_scope": "event"}
+    if given == "rules file":
+        (tmp_path / "rules.toml").write_text('deal_scope = "event"\n', encoding="utf-8")
+        settings = {"rules_file": str(tmp_path / "rules.toml")}
+    with pytest.raises(duplicate.InvalidData) as refused:
+        duplicate.score(path, **settings)
+    assert [p.text().split(": ", 1)[1] for p in refused.value.problems] == [
+        "player 'C' sits at seats 0, 1 in round 2; a player keeps one seat for a whole round; "
+        "correct the seat",
+        "player 'D' sits at seats 0, 1 in round 2; a player keeps one seat for a whole round; "
+        "correct the seat",
+        "table 1 seat 0 on deal 7 has players 'A', 'C'; each seat of a table holds one "
+        "player per deal",
+        "table 1 seat 1 on deal 7 has players 'B', 'D'; each seat of a table holds one "
+        "player per deal",
+    ]
+
+
 def test_a_directory_of_parquet_files_is_one_dataset(tmp_path: Path) -> None:
     frame = pd.read_parquet(SAMPLE / "big2_event.parquet")
     dataset = tmp_path / "event"

@@ -119,7 +119,7 @@ def broken_rules(frame: pd.DataFrame, deal_scope: str) -> set[str]:
 def problem_columns(frame: pd.DataFrame, deal_scope: str) -> set[str]:
     """The columns named by the problems the event is refused with (none: accepted)."""
     try:
-        duplicate.parse_results(frame, deal_scope=deal_scope)
+        duplicate.load_event(frame, deal_scope=deal_scope)
     except duplicate.InvalidData as refused:
         return {p.column for p in refused.problems if p.column is not None}
     return set()
@@ -173,7 +173,7 @@ def test_an_event_is_refused_exactly_when_a_rule_is_broken(
         rows = as_reference_rows(frame.assign(section=""))
         reference.score_rows(rows)
         want = reference.standings(rows, with_table, False)
-        got = duplicate.standings(frame)
+        got = duplicate.standings(frame).frame
         assert [((r.section, r.player), r.decided_by, r.playoff) for r in got.itertuples()] == want
 
 
@@ -204,7 +204,7 @@ def test_a_deal_played_in_two_rounds_does_not_hide_an_uneven_table() -> None:
         ignore_index=True,
     )
     with pytest.raises(duplicate.InvalidData) as refused:
-        duplicate.parse_results(frame, deal_scope="event")
+        duplicate.load_event(frame, deal_scope="event")
     assert [p.column for p in refused.value.problems] == ["table"]
 
 
@@ -222,10 +222,10 @@ def test_table_numbers_far_apart_on_hundreds_of_deals(moved: bool) -> None:
     frame = frame.iloc[::-1]
     assert broken_rules(frame, "round") == ({"seat"} if moved else set())
     if not moved:
-        duplicate.parse_results(frame)  # accepted
+        duplicate.load_event(frame)  # accepted
         return
     with pytest.raises(duplicate.InvalidData) as refused:
-        duplicate.parse_results(frame)
+        duplicate.load_event(frame)
     assert [str(p).split(": ", 1)[1] for p in refused.value.problems] == [
         "player 7 sits at seats 2, 3 in round 1; a player keeps one seat for a whole round; "
         "correct the seat",

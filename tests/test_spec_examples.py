@@ -73,7 +73,7 @@ def test_rank_point_schedule_to_the_cent() -> None:
             "score": range(11, 0, -1),
         }
     )
-    scored = duplicate.score(frame)
+    scored = duplicate.score(frame).frame
     assert list(scored["deal_rank"]) == list(range(1, 12))
     assert [int(p * 100) for p in scored["rank_points"]] == [
         1_000_000,
@@ -97,8 +97,7 @@ def big2(rows: list[dict[str, object]]) -> list[int]:
         for i, r in enumerate(rows)
     ]
     raw = pd.DataFrame(records, dtype=object).fillna("").astype(str)
-    results = duplicate.parse_results(raw, score_required=False)
-    return [int(s) for s in duplicate.scored_raw(results, raw, "big2")["score"]]
+    return [int(s) for s in duplicate.game_score(raw, "big2").frame["score"]]
 
 
 def test_big2_card_points_and_appendix_1_example() -> None:

@@ -59,7 +59,7 @@ def test_the_003_example() -> None:
 def test_the_conversion_table(difference: int, points: int) -> None:
     """Two results 2d apart: the datum is midway, and their differences are -d and +d."""
     frame = pd.DataFrame({"deal": 1, "seat": 0, "player": ["a", "b"], "score": [0, 2 * difference]})
-    scored = duplicate.score(frame, SP).set_index("player")
+    scored = duplicate.score(frame, SP).frame.set_index("player")
     assert scored.loc["b", "difference"] == difference
     assert scored.loc["b", "standard_points"] == points
     assert scored.loc["a", "standard_points"] == -points

@@ -19,10 +19,6 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate import StageRules
 from duplicate.cli import app
-from duplicate.options import parse_schedule
-from duplicate.stages.elimination import Hand, Seat, eliminate, settle
-from duplicate.stages.hand_log import parse_hand_log
-from duplicate.stages.stage_rules import StageRules, base_at
 from tests import stage_reference
 from tests.conftest import SAMPLE
 
@@ -157,16 +153,16 @@ def stages(draw: st.DrawFn) -> tuple[list[dict[str, object]], StageRules]:
 common = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-def stage_of(rows: list[dict[str, object]], rules: StageRules) -> duplicate.Stage:
-    """The stage of a hand log read from a Parquet file of `rows`."""
+def stage_of(rows: list[dict[str, object]], rules: StageRules) -> duplicate.StageTable:
+    """The elimination of a hand log read from a Parquet file of `rows`."""
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "hands.parquet"
         pd.DataFrame(rows).to_parquet(log, index=False)
-        return duplicate.eliminate(duplicate.read_hand_log(log), rules)
+        return duplicate.elimination(str(log), duplicate.Rules(stage=rules))
 
 
 def standings_of(rows: list[dict[str, object]], rules: StageRules) -> pd.DataFrame:
-    return stage_of(rows, rules).standings
+    return stage_of(rows, rules).frame
 
 
 @common
@@ -207,17 +203,19 @@ def test_chips_are_conserved_never_negative_and_out_means_below_the_limit(
     if not rows:
         return
     result = stage_of(rows, rules)
-    table = result.standings
+    table = result.frame
     assert int(table["chips"].sum()) == rules.start * len(table)
     assert (table["chips"] >= 0).all()
     ledger = result.ledger
     assert (ledger["paid"] >= 0).all()
     assert (ledger["paid"] <= ledger["owed"]).all()
     assert (ledger[["payer_chips_after", "payee_chips_after"]] >= 0).all().all()
+    assert rules.base is not None
+    schedule = [(Fraction(m), b) for m, b in rules.base]
     last_base = {}
     for record in sorted(rows, key=lambda r: (r["minute"], r["hand"])):
         minute = Fraction(str(record["minute"]))
-        last_base[record["player"]] = base_at(rules.elimination_base(), minute)
+        last_base[record["player"]] = stage_reference.base_at(schedule, minute)
     for row in table.itertuples():
         below = (
             row.chips < rules.eliminate_below_chips
@@ -437,11 +435,11 @@ def test_a_swiss_final_settles_equal_totals_by_registration_alone() -> None:
     )
     # 2nd and 4th make a 3rd twice: 0.7 + 0.3 = 0.5 + 0.5.
     rules = duplicate.Rules(rank_factors=tuple(Decimal(f) for f in ("1", "0.7", "0.5", "0.3")))
-    standings = duplicate.standings(results, rules)
+    standings = duplicate.standings(results, rules).frame
     assert list(standings["player"]) == ["A", "B", "D", "C", "E"]
     assert standings["total"].tolist()[1:4] == [Decimal("10000.00")] * 3
-    players = duplicate.parse_players(pd.DataFrame({"player": ["D", "C", "A", "E"]}))
-    seating = duplicate.seat_next_round(
+    players = pd.DataFrame({"player": ["D", "C", "A", "E"]})
+    seating = duplicate.seat(
         results,
         rules,
         players=players,

@@ -284,6 +284,19 @@ def test_a_terminal_gets_a_table_and_a_pipe_gets_csv(spec_example: Path) -> None
     assert b"section,place" not in table
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals")
+def test_progress_shows_a_file_name_as_it_is(spec_example: Path, tmp_path: Path) -> None:
+    """A path holding what rich reads as markup ('[/bold]', closing nothing) is shown
+    as written in the progress a person at a terminal sees."""
+    folder = tmp_path / "["
+    folder.mkdir()
+    source = folder / "bold]x.csv"
+    source.write_bytes(spec_example.read_bytes())
+    _, shown = on_a_terminal("report", str(source), "-o", str(tmp_path / "site"))
+    assert f"reading {source}".encode() in shown
+    assert b"wrote 9 pages" in shown
+
+
 def test_python_dash_m_runs_the_cli(spec_example: Path) -> None:
     import subprocess
     import sys

@@ -22,6 +22,9 @@ class DealScope:
     deal_keys: tuple[str, ...]
     # Whether one deal may be played in several rounds.
     spans_rounds: bool
+    # The columns of a session, in which a deal is played its normal number of times
+    # (and which a cluster's part holds whole).
+    session_keys: tuple[str, ...]
 
     @property
     def group_keys(self) -> tuple[str, ...]:
@@ -29,8 +32,8 @@ class DealScope:
         return (*self.deal_keys, "seat")
 
 
-ROUND = DealScope("round", ("section", "round", "deal"), spans_rounds=False)
-EVENT = DealScope("event", ("section", "deal"), spans_rounds=True)
+ROUND = DealScope("round", ("section", "round", "deal"), False, ("section", "round"))
+EVENT = DealScope("event", ("section", "deal"), True, ("section",))
 SCOPES = {scope.name: scope for scope in (ROUND, EVENT)}
 
 

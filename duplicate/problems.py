@@ -34,6 +34,65 @@ KINDS: tuple[Kind, ...] = (
         "A column that no rule reads (a warning: a misspelled header reads as no column).",
         "Correct the header, or name a note column 备注 or note.",
     ),
+    Kind(
+        "input.too-many-rows",
+        "The input has more rows than are read at once (the limit guards the machine's memory: "
+        "about 200 bytes a row).",
+        "Allow more rows if the machine has the memory, or run it on a cluster.",
+    ),
+    Kind(
+        "input.not-csv",
+        "The file is not well-formed CSV: a row has more fields than the header, or a quote is "
+        "left open.",
+        "Give every row as many fields as the header.",
+    ),
+    Kind(
+        "input.unknown-encoding",
+        "The encoding named is not one Python knows.",
+        "Name utf-8 or gb18030 (or big5).",
+    ),
+    Kind(
+        "input.encoding",
+        "The file is not text in the encoding it is read in (UTF-8, else GB18030, unless one is "
+        "named).",
+        "Save it as UTF-8 CSV, or name its encoding.",
+    ),
+    Kind(
+        "input.binary",
+        "The file holds NUL bytes: it is not text (or UTF-16 without its byte-order mark).",
+        "Save it as UTF-8 CSV, or name its encoding.",
+    ),
+    Kind(
+        "input.big5",
+        "The file reads as Big5 (traditional Chinese), not GB18030.",
+        "Name its encoding: big5.",
+    ),
+    Kind(
+        "input.not-parquet",
+        "The file or folder is not readable Parquet.",
+        "Give a Parquet file written whole, or a CSV file.",
+    ),
+    Kind(
+        "input.empty-folder",
+        "A folder given as a dataset holds no .parquet files.",
+        "Give the folder of the Parquet files, or a file.",
+    ),
+    Kind(
+        "input.not-xlsx",
+        "The workbook is not a readable .xlsx file.",
+        "Save it again from the spreadsheet program as .xlsx.",
+    ),
+    Kind(
+        "input.no-sheet",
+        "The workbook has no sheet of the name given.",
+        "Give one of the sheets the message lists.",
+    ),
+    Kind(
+        "input.too-large",
+        "The workbook unpacks into more than a workbook is read to (a zip archive can hold far "
+        "more than its size).",
+        "Give the results as CSV or Parquet.",
+    ),
     # -- columns --------------------------------------------------------------------------
     Kind(
         "column.missing",
@@ -67,6 +126,60 @@ KINDS: tuple[Kind, ...] = (
         "cell.not-a-time",
         "A hand's finished_at is not a date and time.",
         "Write it as 2026-05-01T20:15:00+08:00.",
+    ),
+    Kind(
+        "cell.not-a-round",
+        "A round is not a whole number from 1.",
+        "Write the round as 1, 2, 3 ...",
+    ),
+    Kind(
+        "cell.not-a-play-time",
+        "A play time is not a number of seconds >= 0.",
+        "Give every row its play time in seconds, or drop the column.",
+    ),
+    # -- corrections ----------------------------------------------------------------------
+    Kind(
+        "adjustment.unknown-kind",
+        "An adjustment of a kind this program does not know.",
+        "Use mp_pct, penalty, void, avg_plus, avg_minus or weighted.",
+    ),
+    Kind(
+        "adjustment.bad-value",
+        "An adjustment's value is not one its kind takes (an MP% from 0 to 100, a penalty in "
+        "points, a weighted part's score).",
+        "Give the value its kind takes.",
+    ),
+    Kind(
+        "adjustment.bad-weight",
+        "A weight that is not a whole percent from 0 to 100, or a weight on a kind that takes "
+        "none.",
+        "Give each part of a weighted score its percent; no weight elsewhere.",
+    ),
+    Kind(
+        "adjustment.weights-not-100",
+        "The weights of one weighted score do not add up to 100.",
+        "Give every part its percent, adding up to 100.",
+    ),
+    Kind(
+        "adjustment.clash",
+        "More than one mp_pct, void, average or weighted adjustment for one result.",
+        "Keep one of them.",
+    ),
+    Kind(
+        "adjustment.no-result",
+        "An adjustment names no result of the event (often a wrong round, deal or player).",
+        "Check the round, deal and player against the results.",
+    ),
+    Kind(
+        "adjustment.several-sections",
+        "An adjustment names a player who plays in several sections.",
+        "Make player ids unique across sections.",
+    ),
+    Kind(
+        "adjustment.weighted-together",
+        "Two weighted scores in one comparison group: each would be compared with parts of the "
+        "other.",
+        "Weight one of them, and assign the other an mp_pct.",
     ),
     # -- an event folder ------------------------------------------------------------------
     Kind(
@@ -180,6 +293,31 @@ KINDS: tuple[Kind, ...] = (
     ),
     # -- seating --------------------------------------------------------------------------
     Kind(
+        "seating.played-twice",
+        "A player appears more than once on a deal.",
+        "Keep one row per player per deal.",
+    ),
+    Kind(
+        "seating.moved-table",
+        "A player sits at more than one table in a round.",
+        "A player keeps one table for a whole round: correct the table.",
+    ),
+    Kind(
+        "seating.moved-seat",
+        "A player sits in more than one seat in a round.",
+        "A player keeps one seat for a whole round: correct the seat.",
+    ),
+    Kind(
+        "seating.seat-shared",
+        "A seat of a table holds two players on a deal.",
+        "Each seat holds one player per deal: correct the seat or the table.",
+    ),
+    Kind(
+        "seating.table-uneven",
+        "A table has different numbers of players on the deals of a round.",
+        "Add the missing rows, or correct the table.",
+    ),
+    Kind(
         "seating.no-table",
         "The results have no table column to compare with a published seating.",
         "Add the table of every result.",
@@ -272,6 +410,40 @@ KINDS: tuple[Kind, ...] = (
         "number.out-of-range",
         "A total would pass what is held exactly; it is refused, never wrapped or rounded.",
         "Check the input for values far too large.",
+    ),
+    Kind(
+        "scoring.method-unsupported",
+        "The scoring method does not do what was asked (adjustments with standard points; explain,"
+        " a report or the Dask engine with a method they do not cover).",
+        "Use matchpoints, or leave out what the method does not take.",
+    ),
+    Kind(
+        "number.column-too-large",
+        "A number column adds up past what totals are held to exactly.",
+        "Check the column for values far too large.",
+    ),
+    Kind(
+        "entry.table-not-zero",
+        "A table's scores on a deal do not add up to zero in a zero-sum game (a warning: the mark "
+        "of a mistyped score).",
+        "Correct the score from the score sheet.",
+    ),
+    Kind(
+        "entry.impossible-score",
+        "A score the game cannot give on one deal (a warning).",
+        "Correct the mistyped score.",
+    ),
+    Kind(
+        "entry.one-deal",
+        "A player plays one deal only where others play more (a warning: the mark of a misspelled "
+        "name).",
+        "Compare the name with the players at the same table.",
+    ),
+    Kind(
+        "entry.short-player",
+        "A player plays fewer deals at a table than the table does (a warning: a deal under "
+        "another name).",
+        "Give each deal its player.",
     ),
     # -- game scores and games ------------------------------------------------------------
     Kind(
@@ -406,6 +578,16 @@ KINDS: tuple[Kind, ...] = (
     ),
     # -- published files, manifests -------------------------------------------------------
     Kind(
+        "published.not-json",
+        "A published file begins as JSON and is not valid JSON.",
+        "Give a file written by `duplicate standings`.",
+    ),
+    Kind(
+        "published.no-standings",
+        "A published JSON file has no standings list of rows.",
+        "Give a file written by `duplicate standings`.",
+    ),
+    Kind(
         "published.no-player",
         "The published standings have no player column.",
         "Give a file written by `duplicate standings`.",
@@ -491,6 +673,52 @@ KINDS: tuple[Kind, ...] = (
     Kind("usage", "Options or rules that cannot be used.", "See the message."),
     Kind("io", "A file or stream that cannot be read or written.", "See the message."),
     # -- output ---------------------------------------------------------------------------
+    Kind(
+        "output.unknown-format",
+        "The output's format cannot be told from its suffix, or is unknown.",
+        "Use .csv, .xlsx, .parquet or .json, or give the format.",
+    ),
+    Kind(
+        "output.is-input",
+        "An output would replace a file the run reads.",
+        "Choose another name.",
+    ),
+    Kind(
+        "output.folder",
+        "A report cannot be written into that folder (a file, the current folder, or a folder this"
+        " program did not write).",
+        "Give a new or empty folder, or an earlier report.",
+    ),
+    Kind(
+        "output.too-many-rows",
+        "The table has more rows than an Excel sheet holds.",
+        "Write CSV or Parquet.",
+    ),
+    Kind(
+        "io.no-such-file",
+        "The file is not there.",
+        "Check the path.",
+    ),
+    Kind(
+        "io.is-directory",
+        "A folder was given where a file is read.",
+        "Give the file.",
+    ),
+    Kind(
+        "io.unreadable",
+        "The file cannot be read (permissions, a device).",
+        "Check the file and its permissions.",
+    ),
+    Kind(
+        "io.unwritable",
+        "A file cannot be written (permissions, a full disk, a missing folder).",
+        "Check the folder, its permissions and the free space.",
+    ),
+    Kind(
+        "io.stdin",
+        "Standard input is closed, or cannot be read.",
+        "Give a file instead of '-'.",
+    ),
     Kind("output.not-pdf", "Printed cards are written to a .pdf file.", "Give a .pdf file."),
     Kind(
         "output.stdout",
@@ -544,6 +772,8 @@ FAMILIES = {
     "session": "Bridge sessions",
     "import": "Bridge sessions",
     "published": "Audits",
+    "adjustment": "Corrections",
+    "entry": "Likely data-entry mistakes (warnings)",
     "manifest": "Audits",
     "rules": "Rules and options",
     "option": "Rules and options",

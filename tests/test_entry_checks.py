@@ -56,7 +56,7 @@ def test_a_mistyped_score_leaves_its_table_off_zero(tmp_path: Path) -> None:
     assert "add up" not in run("validate", path)[2]
     code, _, err = run("validate", path, "--game", "big2", "--strict")
     assert code == 1
-    assert "error:" in err
+    assert "error[entry.table-not-zero]:" in err
 
 
 def test_a_misspelled_name_makes_a_player_of_one_deal(tmp_path: Path) -> None:

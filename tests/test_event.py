@@ -186,7 +186,7 @@ def test_an_upload_and_the_folder_are_checked_for_typos(tmp_path: Path) -> None:
     assert run("event", "add", folder, uploads[1])[0] == 0
     code, _, err = run("event", "add", folder, wrong)
     assert code == 0
-    assert "warning:" in err
+    assert "warning[entry.table-not-zero]:" in err
     assert "not 0" in err
     # validate on the folder knows the event's game (big2: zero-sum tables).
     code, _, err = run("validate", folder)

@@ -41,7 +41,9 @@ def on_dask(
     values = given(settings, *RULES, "source")
     start = rules or (load_rules(values["rules_file"]) if "rules_file" in values else Rules())
     chosen = start.with_settings(**rules_given(values))
-    method_of(chosen).require("distributed", "the dask engine")
+    method = method_of(chosen)
+    if not method.distributed:
+        raise method.unsupported("the dask engine")
     if chosen.factoring != "none":
         raise UsageError("{opt:factoring} runs on the local engine only", "dask.local-only")
     encoding = values.get("encoding")

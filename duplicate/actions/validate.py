@@ -127,7 +127,9 @@ def _adjustment_problems(event: Event) -> list[Problem]:
 
     if event.adjustments is None:
         return []
-    method_of(event.rules).require("takes_adjustments", "adjustments")
+    method = method_of(event.rules)
+    if not method.takes_adjustments:
+        raise method.unsupported("adjustments")
     try:
         match_adjustments(event.needs_results("validate"), event.adjustments)
     except InvalidData as exc:

@@ -188,9 +188,7 @@ def _asked_by_python(frame: FrameType | None) -> bool:
     code = frame.f_code
     if code.co_code[frame.f_lasti] != _IMPORT_NAME:
         return False
-    imported = next(
-        (i.argval for i in dis.get_instructions(code) if i.offset == frame.f_lasti), ""
-    )
+    imported = next((i.argval for i in dis.get_instructions(code) if i.offset == frame.f_lasti), "")
     return str(imported).split(".", 1)[0] == "pandas"
 
 

@@ -36,7 +36,9 @@ def _client(scheduler: str | None) -> Any:
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise UsageError("the dask engine needs Dask: pip install 'duplicate[dask]'") from None
+        raise UsageError(
+            "the dask engine needs Dask: pip install 'duplicate[dask]'", "dask.not-installed"
+        ) from None
     # The shuffle reports its progress as warnings; a scorer needs only errors.
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler:
@@ -135,7 +137,7 @@ def _run(
         frame = frame.assign(**{ROW: 1})
         frame = frame.assign(**{ROW: frame[ROW].cumsum() + (first_row - 1)})
         key = frame[section].astype(str)
-        if rules.deal_scope == "round":
+        if not rules.scope.spans_rounds:
             key = key + "\u0000" + frame[round_].astype(str)
         frame = frame.assign(**{PART: key}).shuffle(on=PART)
         # Each shuffled partition holds whole rounds: one task per partition.

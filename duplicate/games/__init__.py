@@ -1,1 +1,1 @@
-"""Game scores from what happened at the table (SCORING.md section 6)."""
+"""Game scores from what happened at the table (docs/scoring.md section 6)."""

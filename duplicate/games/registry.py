@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from duplicate.errors import UsageError
-from duplicate.model.columns import RAW_ALIASES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,7 +29,8 @@ class Game:
     title: str
     # Other names it is known by (Chinese, pinyin).
     aliases: tuple[str, ...] = ()
-    # Raw outcome columns -> the header spellings accepted (games/scores.py reads them).
+    # Raw outcome columns -> the header spellings accepted (games/scores.py reads them),
+    # compared trimmed and case-folded.
     raw_columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # "module:function" computing each row's score from the raw columns.
     scorer: str = ""
@@ -64,7 +64,11 @@ BIG2 = Game(
     "big2",
     "Big Two (锄大地)",
     ("锄大地", "chudadi", "bigtwo"),
-    RAW_ALIASES["big2"],
+    {
+        "cards_left": ("cards_left", "剩余牌数", "剩牌"),
+        "open": ("open", "明牌"),
+        "doubled": ("doubled", "加倍"),
+    },
     "duplicate.games.scores:big2_from_raw",
     zero_sum=True,
     # 13 cards (52 points) from each of 3 others, each side shown and doubled (6 x 6).
@@ -75,7 +79,14 @@ DOUDIZHU = Game(
     "doudizhu",
     "Dou Dizhu (斗地主, 二打一)",
     ("斗地主", "二打一"),
-    RAW_ALIASES["doudizhu"],
+    {
+        "role": ("role", "身份"),
+        "bid": ("bid", "叫分"),
+        "bombs": ("bombs", "炸弹"),
+        "rocket": ("rocket", "火箭"),
+        "spring": ("spring", "春天"),
+        "won": ("won", "获胜", "胜"),
+    },
     "duplicate.games.scores:doudizhu_from_raw",
     zero_sum=True,
     # The landlord's cap.
@@ -86,7 +97,11 @@ PAOHUZI = Game(
     "paohuzi",
     "Paohuzi (跑胡子)",
     ("跑胡子",),
-    RAW_ALIASES["paohuzi"],
+    {
+        "winner": ("winner", "胡牌", "赢家"),
+        "huxi": ("huxi", "胡息"),
+        "fan": ("fan", "番数", "番"),
+    },
     "duplicate.games.scores:paohuzi_from_raw",
     zero_sum=True,
     table_size=3,

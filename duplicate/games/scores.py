@@ -1,4 +1,4 @@
-"""Game scores from raw outcomes (SCORING.md section 6), checked against each game's rules.
+"""Game scores from raw outcomes (docs/scoring.md section 6), checked against each game's rules.
 
 Every function takes the validated identities (Results, from a file without a score
 column) and the raw table, and returns one integer score per row. Each table-deal's
@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from duplicate.errors import Problem
+from duplicate.games import registry
 from duplicate.games.big2 import big2_scores
 from duplicate.games.raw import RawColumns
 from duplicate.games.registry import Game
@@ -18,7 +19,6 @@ from duplicate.games.registry import game as game_named
 from duplicate.games.tables import differs_within, table_deals
 from duplicate.model.codes import sum_by
 from duplicate.model.columns import (
-    RAW_ALIASES,
     closest_match,
     every_alias,
     header_map,
@@ -28,7 +28,11 @@ from duplicate.model.exact import IntArray
 from duplicate.model.results import Results
 from duplicate.rules import Rules
 
-BIG2, DOUDIZHU, PAOHUZI = (RAW_ALIASES[name] for name in ("big2", "doudizhu", "paohuzi"))
+BIG2, DOUDIZHU, PAOHUZI = (
+    registry.BIG2.raw_columns,
+    registry.DOUDIZHU.raw_columns,
+    registry.PAOHUZI.raw_columns,
+)
 # Dou Dizhu (004_*.txt): the multiplier is capped at 48 for a farmer, 96 for the landlord.
 FARMER_CAP, LANDLORD_CAP = 48, 96
 

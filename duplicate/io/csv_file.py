@@ -56,7 +56,14 @@ def csv_text(source: Source, encoding: str | None = None, data: bytes | None = N
     text = decode(data, source.name, encoding)
     if not text or text.isspace():
         raise InvalidData(
-            [Problem(source.name, "is empty", hint="give a header row and result rows")]
+            [
+                Problem(
+                    source.name,
+                    "is empty",
+                    hint="give a header row and result rows",
+                    code="input.empty",
+                )
+            ]
         )
     lines = _lines_after_header(_count_byte(text, b"\n"), _count_byte(text, b"\r"), text[-1:])
     return CsvText(source.name, _header(text), lines, lambda: pa.BufferReader(text))
@@ -86,6 +93,7 @@ def read_csv(text: CsvText) -> pa.Table:
                     text.name,
                     f"is not a well-formed CSV file: {exc}",
                     hint="every row needs as many fields as the header",
+                    code="input.not-csv",
                 )
             ]
         ) from None
@@ -179,12 +187,27 @@ def decode(data: bytes, source: str, encoding: str | None) -> bytes:
             return data.decode(encoding).lstrip("\ufeff").encode("utf-8")
         except LookupError:
             raise InvalidData(
-                [Problem(source, f"unknown encoding {encoding!r}", hint="try utf-8 or gb18030")]
+                [
+                    Problem(
+                        source,
+                        f"unknown encoding {encoding!r}",
+                        hint="try utf-8 or gb18030",
+                        code="input.unknown-encoding",
+                    )
+                ]
             ) from None
         except UnicodeDecodeError as exc:
             row = data[: exc.start].count(b"\n") + 1
             raise InvalidData(
-                [Problem(source, f"is not valid {encoding}", (row,), hint="check --encoding")]
+                [
+                    Problem(
+                        source,
+                        f"is not valid {encoding}",
+                        (row,),
+                        hint="check {opt:encoding}",
+                        code="input.encoding",
+                    )
+                ]
             ) from None
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM) :]
@@ -196,7 +219,8 @@ def decode(data: bytes, source: str, encoding: str | None) -> bytes:
                 Problem(
                     source,
                     "is not text: it holds NUL bytes (binary, or UTF-16 without its BOM)",
-                    hint="save it as UTF-8 CSV, or name its encoding with --encoding",
+                    hint="save it as UTF-8 CSV, or name its encoding ({opt:encoding})",
+                    code="input.binary",
                 )
             ]
         )
@@ -216,7 +240,8 @@ def decode(data: bytes, source: str, encoding: str | None) -> bytes:
                     source,
                     "is neither UTF-8 nor GB18030 text",
                     rows=(data[: exc.start].count(b"\n") + 1,),
-                    hint="save it as UTF-8 CSV, or name its encoding with --encoding",
+                    hint="save it as UTF-8 CSV, or name its encoding ({opt:encoding})",
+                    code="input.encoding",
                 )
             ]
         ) from None
@@ -227,7 +252,9 @@ def decode(data: bytes, source: str, encoding: str | None) -> bytes:
                     source,
                     "looks like Big5 (traditional Chinese), not GB18030: read as GB18030 it "
                     "holds characters no results file does (kana, Cyrillic, private use)",
-                    hint="name its encoding: --encoding big5 (or --encoding gb18030 if it is)",
+                    hint="name its encoding: {opt:encoding=big5} "
+                    "(or {opt:encoding=gb18030} if it is)",
+                    code="input.big5",
                 )
             ]
         )

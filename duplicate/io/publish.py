@@ -109,9 +109,9 @@ def write_table(
     Neither the file nor its rules may replace one of `inputs` (UsageError)."""
     path = str(path)
     if path == "-":
-        raise UsageError("write_table writes files; '-' is for the command line")
+        raise UsageError("write_table writes files; '-' is for the command line", "output.stdout")
     inputs = list(inputs)
-    refuse_overwriting(path, inputs, "--output")
+    refuse_overwriting(path, inputs, "{opt:output}")
     chosen = format_for(path, fmt)
     if chosen in TEXT_TABLES:
         refuse_overwriting(rules_sidecar(path), inputs, f"the rules written beside {path},")

@@ -106,8 +106,10 @@ def _check_rows(source: Source, rows: int, max_rows: int, what: str) -> None:
                 Problem(
                     source.name,
                     f"has {rows:,} {what}, more than the {max_rows:,} rows read at once",
-                    hint="allow more with `duplicate --max-rows N` if the machine has "
-                    "the memory (about 200 bytes a row), or use --engine dask",
+                    hint="allow more ({opt:max_rows}) if the machine has "
+                    "the memory (about 200 bytes a row), or run it on a cluster "
+                    "({opt:engine=dask})",
+                    code="input.too-many-rows",
                 )
             ]
         )
@@ -165,7 +167,7 @@ def read_adjustments(
 def read_hand_log(
     path: str | Path | Source, encoding: str | None = None, max_rows: int | None = MAX_ROWS
 ) -> HandLog:
-    """Read and check a stage's hand log (SCORING.md section 8)."""
+    """Read and check a stage's hand log (docs/scoring.md section 8)."""
     from duplicate.stages.hand_log import parse_hand_log
 
     raw, first_row = read_raw(path, encoding, max_rows)
@@ -190,9 +192,17 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
             # Decimals, so that published numbers compare exactly.
             document = json.loads(data, parse_float=Decimal)
         except ValueError as exc:
-            raise InvalidData([Problem(source.name, f"is not valid JSON ({exc})")]) from None
+            raise InvalidData(
+                [Problem(source.name, f"is not valid JSON ({exc})", code="published.not-json")]
+            ) from None
         except RecursionError:
-            raise InvalidData([Problem(source.name, "is JSON nested too deeply to read")]) from None
+            raise InvalidData(
+                [
+                    Problem(
+                        source.name, "is JSON nested too deeply to read", code="published.not-json"
+                    )
+                ]
+            ) from None
         rows = document.get("standings") if isinstance(document, dict) else None
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise InvalidData(
@@ -201,6 +211,7 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
                         source.name,
                         "has no 'standings' list of rows",
                         hint="give a file written by standings",
+                        code="published.no-standings",
                     )
                 ]
             )
@@ -215,7 +226,9 @@ def _read_parquet(source: Source) -> pa.Table:
     with _parquet_errors(source):
         if source.kind == "dataset":
             if not dataset_files(Path(source.given)):
-                raise InputOutputError(f"{source.given}: a directory with no .parquet files")
+                raise InputOutputError(
+                    f"{source.given}: a directory with no .parquet files", "input.empty-folder"
+                )
             # One read of every file, straight into one table (partition columns included).
             return pq.read_table(source.given)
         return pq.read_table(_parquet_input(source))
@@ -262,7 +275,13 @@ def _parquet_errors(source: Source) -> Iterator[None]:
     except (pa.ArrowException, OSError) as exc:
         what = "dataset" if source.kind == "dataset" else "file"
         raise InvalidData(
-            [Problem(source.name, f"is not a readable Parquet {what} ({exc})")]
+            [
+                Problem(
+                    source.name,
+                    f"is not a readable Parquet {what} ({exc})",
+                    code="input.not-parquet",
+                )
+            ]
         ) from None
 
 

@@ -79,12 +79,14 @@ def resolve(given: str | Path | Source) -> Source:
     if text == STDIN:
         stream = sys.stdin
         if stream is None:
-            raise InputOutputError("standard input is closed; give a file instead of '-'")
+            raise InputOutputError(
+                "standard input is closed; give a file instead of '-'", "io.stdin"
+            )
         if not _stdin or _stdin[0][0] is not stream:
             try:
                 data = stream.buffer.read()
             except (OSError, ValueError) as exc:
-                raise InputOutputError(f"<stdin>: cannot read: {exc}") from None
+                raise InputOutputError(f"<stdin>: cannot read: {exc}", "io.stdin") from None
             _stdin[:] = [(stream, Source(STDIN, _kind(data), data))]
         return _stdin[0][1]
     path = Path(text)
@@ -121,7 +123,7 @@ def file_listing(named_hashes: dict[str, str]) -> bytes:
 
 def unreadable(path: str, exc: OSError) -> InputOutputError:
     if isinstance(exc, FileNotFoundError):
-        return InputOutputError(f"{path}: no such file")
+        return InputOutputError(f"{path}: no such file", "io.no-such-file")
     if isinstance(exc, IsADirectoryError):
-        return InputOutputError(f"{path}: is a directory, not a results file")
-    return InputOutputError(f"{path}: cannot read: {exc.strerror or exc}")
+        return InputOutputError(f"{path}: is a directory, not a results file", "io.is-directory")
+    return InputOutputError(f"{path}: cannot read: {exc.strerror or exc}", "io.unreadable")

@@ -47,16 +47,30 @@ def read_xlsx(data: bytes, source: str, sheet: str | None = None) -> pd.DataFram
                 Problem(
                     source,
                     f"has no sheet named {sheet!r}",
-                    hint=f"its sheets: {', '.join(names)}; give one with --sheet",
+                    hint=f"its sheets: {', '.join(names)}; give one ({{opt:sheet}})",
+                    code="input.no-sheet",
                 )
             ]
         ) from None
     except (CalamineError, IndexError, ValueError) as exc:
         raise InvalidData(
-            [Problem(source, f"is not a readable .xlsx workbook: {exc}", hint="save it again")]
+            [
+                Problem(
+                    source,
+                    f"is not a readable .xlsx workbook: {exc}",
+                    hint="save it again",
+                    code="input.not-xlsx",
+                )
+            ]
         ) from None
     if not rows or not any(str(cell).strip() for cell in rows[0]):
-        raise InvalidData([Problem(source, "is empty", hint="give a header row and result rows")])
+        raise InvalidData(
+            [
+                Problem(
+                    source, "is empty", hint="give a header row and result rows", code="input.empty"
+                )
+            ]
+        )
     header = [_cell_text(cell) for cell in rows[0]]
     width = len(header)
     body = pd.DataFrame([row[:width] for row in rows[1:]], columns=range(width), dtype=object)
@@ -86,7 +100,14 @@ def _check_unpacked_size(data: bytes, source: str) -> None:
             unpacked = sum(info.file_size for info in archive.infolist())
     except zipfile.BadZipFile:
         raise InvalidData(
-            [Problem(source, "is not a readable .xlsx workbook", hint="save it again")]
+            [
+                Problem(
+                    source,
+                    "is not a readable .xlsx workbook",
+                    hint="save it again",
+                    code="input.not-xlsx",
+                )
+            ]
         ) from None
     if unpacked > MAX_WORKBOOK_BYTES:
         raise InvalidData(
@@ -96,6 +117,7 @@ def _check_unpacked_size(data: bytes, source: str) -> None:
                     f"unpacks into {unpacked:,} bytes; a workbook is read up to "
                     f"{MAX_WORKBOOK_BYTES:,}",
                     hint="give the results as CSV or Parquet",
+                    code="input.too-large",
                 )
             ]
         )
@@ -112,7 +134,8 @@ def xlsx_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
     if table.num_rows >= EXCEL_ROWS:
         raise UsageError(
             f"{table.num_rows:,} rows do not fit in an Excel sheet "
-            f"({EXCEL_ROWS - 1:,} at most); write CSV or Parquet"
+            f"({EXCEL_ROWS - 1:,} at most); write CSV or Parquet",
+            "output.too-many-rows",
         )
     buffer = io.BytesIO()
     options = {

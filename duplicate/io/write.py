@@ -51,7 +51,8 @@ def format_for(path: str | None, given: str | None) -> str:
     if suffix not in SUFFIXES:
         raise UsageError(
             f"cannot tell the format of {path!r} from its suffix; "
-            f"use .csv, .xlsx, .parquet or .json, or give --format"
+            "use .csv, .xlsx, .parquet or .json, or give {opt:format}",
+            "output.unknown-format",
         )
     return SUFFIXES[suffix]
 
@@ -180,7 +181,9 @@ def encode(
         return parquet_bytes(table, meta, threads)
     if fmt == "json":
         return json_bytes(table, kind, meta)
-    raise UsageError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    raise UsageError(
+        f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}", "output.unknown-format"
+    )
 
 
 def refuse_overwriting(
@@ -191,7 +194,9 @@ def refuse_overwriting(
         return
     for name in inputs:
         if str(name) != "-" and os.path.exists(name) and os.path.samefile(output, name):
-            raise UsageError(f"{what} {output} is an input file; choose another name")
+            raise UsageError(
+                f"{what} {output} is an input file; choose another name", "output.is-input"
+            )
 
 
 def write_atomic(path: str | Path, data: bytes) -> None:
@@ -210,7 +215,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     try:
         temp = _new_temporary(target)
     except OSError as exc:
-        raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise InputOutputError(
+            f"{path}: cannot write: {exc.strerror or exc}", "io.unwritable"
+        ) from None
     # Everything after the file exists is inside the try: an interrupt at any point
     # (Ctrl-C, SIGTERM) removes it.
     pending = _TOGETHER[-1] if _TOGETHER else None
@@ -224,7 +231,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     except BaseException as exc:
         _drop(temp)
         if isinstance(exc, OSError):
-            raise InputOutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+            raise InputOutputError(
+                f"{path}: cannot write: {exc.strerror or exc}", "io.unwritable"
+            ) from None
         raise
     finally:
         if pending is None:
@@ -282,7 +291,9 @@ def together() -> Iterator[None]:
             for _, _, abort in pending.steps[at:]:
                 abort()
             if isinstance(exc, OSError):
-                raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+                raise InputOutputError(
+                    f"{target}: cannot write: {exc.strerror or exc}", "io.unwritable"
+                ) from None
             raise
 
 
@@ -353,20 +364,26 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
     if Path.cwd().resolve().is_relative_to(target.resolve()):
         raise UsageError(
             f"{target} is the current folder or holds it, and cannot be replaced; "
-            "give a new folder name such as site"
+            "give a new folder name such as site",
+            "output.folder",
         )
     if target.exists():
         if not target.is_dir():
-            raise UsageError(f"{target} exists and is not a folder; choose another name")
+            raise UsageError(
+                f"{target} exists and is not a folder; choose another name", "output.folder"
+            )
         if any(target.iterdir()) and not (target / REPORT_MARKER).exists():
             raise UsageError(
-                f"{target} is a folder that duplicate did not write; choose a new or empty one"
+                f"{target} is a folder that duplicate did not write; choose a new or empty one",
+                "output.folder",
             )
     parent = target.parent if str(target.parent) else Path(".")
     try:
         building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     except OSError as exc:
-        raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        raise InputOutputError(
+            f"{target}: cannot write: {exc.strerror or exc}", "io.unwritable"
+        ) from None
     # From here every step is undone on any failure or interrupt: the folder being
     # built is removed.
     try:
@@ -379,7 +396,9 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
     except BaseException as exc:
         shutil.rmtree(building, ignore_errors=True)
         if isinstance(exc, OSError):
-            raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+            raise InputOutputError(
+                f"{target}: cannot write: {exc.strerror or exc}", "io.unwritable"
+            ) from None
         raise
     if _TOGETHER:
         # Swapped in with the run's other outputs (see together).
@@ -410,7 +429,9 @@ def _swap_in(building: Path, target: Path) -> None:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
         if isinstance(exc, OSError):
-            raise InputOutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+            raise InputOutputError(
+                f"{target}: cannot write: {exc.strerror or exc}", "io.unwritable"
+            ) from None
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)

@@ -8,7 +8,7 @@ An adjustments file has one row per correction: round, deal, player, kind, value
 - penalty: rank points deducted from the player's total.
 - void: the result is cancelled: not compared, not ranked, no rank points.
 - avg_plus, avg_minus: an assigned 60% or 40%, or the player's own percentage beyond it.
-- weighted: a weighted assigned score (SCORING.md section 9), one row per part: a score
+- weighted: a weighted assigned score (docs/scoring.md section 9), one row per part: a score
   in `value` and its percent in `weight` (whole percents adding up to 100). The result
   is matchpointed as each part with its weight, and the others against each part.
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 KINDS = ("mp_pct", "penalty", "void", "avg_plus", "avg_minus", "weighted")
-# Average plus and minus (SCORING.md section 9): at least 60%, or at most 40%, the
+# Average plus and minus (docs/scoring.md section 9): at least 60%, or at most 40%, the
 # player's own percentage over their other deals deciding when it is beyond.
 AVERAGE_CENTI = {"avg_plus": 6000, "avg_minus": 4000}
 # Up to 10**9 points: a hundred times the most a deal can earn (limits.MAX_DEAL_CENTS).
@@ -78,6 +78,7 @@ def parse_adjustments(
                     source,
                     f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
                     hint="adjustments need round, deal, player, kind, value, reason",
+                    code="column.missing",
                 )
             ]
         )
@@ -124,33 +125,35 @@ def _cell_problems(frame: pd.DataFrame, cents: pd.Series, source: str) -> list[P
     mp_pct and penalty rows."""
     problems: list[Problem] = []
 
-    def flag(mask: pd.Series, column: str, message: str, hint: str) -> None:
+    def flag(mask: pd.Series, column: str, message: str, hint: str, code: str) -> None:
         for i in np.flatnonzero(mask.to_numpy()):
             row = frame.iloc[i]
-            problems.append(
-                Problem(source, message.format(**row), (int(row["row"]),), column, hint)
-            )
+            where = (int(row["row"]),)
+            problems.append(Problem(source, message.format(**row), where, column, hint, code=code))
 
     flag(
         ~frame["round"].str.fullmatch(r"[1-9][0-9]{0,17}"),
         "round",
         "{round!r} is not a round number",
         "rounds count from 1",
+        "cell.not-a-round",
     )
     for name in ("player", "reason"):
-        flag(frame[name] == "", name, "empty", f"every adjustment needs its {name}")
+        flag(frame[name] == "", name, "empty", f"every adjustment needs its {name}", "cell.empty")
     # A penalty without a deal is the event's (a player's total), not a deal's.
     flag(
         (frame["deal"] == "") & (frame["kind"] != "penalty"),
         "deal",
         "empty",
         "every adjustment but an event's penalty needs its deal",
+        "cell.empty",
     )
     flag(
         ~frame["kind"].isin(KINDS),
         "kind",
         "unknown kind {kind!r}",
         "use mp_pct, penalty, void, avg_plus, avg_minus or weighted",
+        "adjustment.unknown-kind",
     )
     _weight_problems(frame, flag)
     flag(
@@ -158,17 +161,21 @@ def _cell_problems(frame: pd.DataFrame, cents: pd.Series, source: str) -> list[P
         "value",
         "{value!r} is not a number >= 0 of at most 9 digits and 2 decimals",
         "mp_pct takes 0 to 100, penalty the points deducted",
+        "adjustment.bad-value",
     )
     flag(
         (frame["kind"] == "mp_pct") & (cents > 100 * 100),
         "value",
         "MP% {value} is over 100",
         "an assigned MP% is 0 to 100",
+        "adjustment.bad-value",
     )
     return problems
 
 
-def _weight_problems(frame: pd.DataFrame, flag: Callable[[pd.Series, str, str, str], None]) -> None:
+def _weight_problems(
+    frame: pd.DataFrame, flag: Callable[[pd.Series, str, str, str, str], None]
+) -> None:
     """The value and weight of each part of a weighted score, and no weight elsewhere."""
     weighted = frame["kind"] == "weighted"
     flag(
@@ -176,6 +183,7 @@ def _weight_problems(frame: pd.DataFrame, flag: Callable[[pd.Series, str, str, s
         "value",
         "{value!r} is not a score of at most 15 digits and 6 decimals",
         "a part of a weighted score gives the score in value",
+        "adjustment.bad-value",
     )
     flag(
         weighted & ~(frame["weight"].str.fullmatch(_WEIGHT) & (frame["weight"].str.len() > 0))
@@ -183,12 +191,14 @@ def _weight_problems(frame: pd.DataFrame, flag: Callable[[pd.Series, str, str, s
         "weight",
         "{weight!r} is not a whole percent from 0 to 100",
         "each part of a weighted score needs its weight in percent (67 for 67%)",
+        "adjustment.bad-weight",
     )
     flag(
         ~weighted & (frame["weight"] != ""),
         "weight",
         "a weight on a {kind} adjustment",
         "only the parts of a weighted score take a weight",
+        "adjustment.bad-weight",
     )
 
 
@@ -256,6 +266,7 @@ def coverage_problems(
                     (int(row["row"]),),
                     "player",
                     f"check the round, deal and player against {results_source}",
+                    code="adjustment.no-result",
                 )
             )
         elif found > 1 and row["deal"] != "":
@@ -266,6 +277,7 @@ def coverage_problems(
                     (int(row["row"]),),
                     "player",
                     "player ids must be unique across sections",
+                    code="adjustment.several-sections",
                 )
             )
     return problems

@@ -127,9 +127,11 @@ class Cells:
         what: str,
         hint: str,
         why: Callable[[object], str | None] = lambda value: None,
+        *,
+        code: str,
     ) -> None:
-        """A problem for each bad cell of the column, shown as written: `why` it is bad
-        when it says, else `what`."""
+        """A problem for each bad cell of the column (of the kind `code`), shown as
+        written: `why` it is bad when it says, else `what`."""
         if not bad.any():
             return
         at = np.flatnonzero(bad)
@@ -138,7 +140,9 @@ class Cells:
         values = self.raw.shown(self.columns[name], listed)
         for i, value in zip(listed, values, strict=True):
             shown = "empty" if _blank_value(value) else f"{value!r} {why(value) or what}"
-            self.problems.append(Problem(self.source, shown, (int(self.rows[i]),), name, hint))
+            self.problems.append(
+                Problem(self.source, shown, (int(self.rows[i]),), name, hint, code=code)
+            )
         if len(rest):
             self.problems.append(
                 Problem(
@@ -148,6 +152,7 @@ class Cells:
                     name,
                     hint,
                     count=len(rest),
+                    code=code,
                 )
             )
 
@@ -174,22 +179,32 @@ class Cells:
             plain = _numpy(pc.match_substring_regex(text, _WHOLE_INTEGER_TEXT), False)
             number = _numpy(pc.cast(pc.if_else(pa.array(plain), text, "1"), pa.int64()), 1)
             bad = ~plain | (number < 1)
-            self.flag(name, bad, "is not a round number", "rounds are whole numbers from 1")
+            self.flag(
+                name,
+                bad,
+                "is not a round number",
+                "rounds are whole numbers from 1",
+                code="cell.not-a-round",
+            )
             values: object = np.where(bad, 1, number).astype(np.int64)
         else:
-            self.flag(name, _numpy(text.is_null(), False), "", f"every row needs a {name}")
+            missing = _numpy(text.is_null(), False)
+            self.flag(name, missing, "", f"every row needs a {name}", code="cell.empty")
             values = _identifier(text)
         self.done(name)
         return values
 
-    def units(self, name: str, what: str, hint: str, non_negative: bool = False) -> Units:
-        """A number column held exactly (model.numbers); bad cells are problems."""
+    def units(
+        self, name: str, what: str, hint: str, code: str, non_negative: bool = False
+    ) -> Units:
+        """A number column held exactly (model.numbers); bad cells are problems of the
+        kind `code`."""
         held = decimal_units(self.column(name))
         bad = held.bad
         # One pass to see that all is well (bad cells hold 0); the masks only if not.
         if non_negative and int(held.units.min()) < 0:
             bad = bad | (held.units < 0)
-        self.flag(name, bad, what, hint, refusal)
+        self.flag(name, bad, what, hint, refusal, code=code)
         if column_sum_too_large(held.units):
             self.problems.append(
                 Problem(
@@ -198,6 +213,7 @@ class Cells:
                     "totals could not be held exactly",
                     column=name,
                     hint="check the column for values far too large",
+                    code="number.column-too-large",
                 )
             )
         self.done(name)

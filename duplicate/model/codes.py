@@ -407,7 +407,8 @@ def sum_by(codes: IntArray, values: np.ndarray, size: int) -> IntArray:
     if abs_sum_reaches(values, 2**62):
         raise OutOfRange(
             "a total passes 2**62 units and cannot be held exactly; "
-            "check for values far too large (rank points, penalties)"
+            "check for values far too large (rank points, penalties)",
+            "number.out-of-range",
         )
     out = np.zeros(size, dtype=np.int64)
     np.add.at(out, codes, values)

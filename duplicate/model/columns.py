@@ -1,4 +1,4 @@
-"""The input columns of SCORING.md section 1 and the names they may arrive under."""
+"""The input columns of docs/scoring.md section 1 and the names they may arrive under."""
 
 from __future__ import annotations
 
@@ -28,27 +28,6 @@ ALIASES: dict[str, tuple[str, ...]] = {
 
 _LOOKUP = {alias.casefold(): name for name, aliases in ALIASES.items() for alias in aliases}
 
-# The raw outcome columns of each game (games/scores.py), by the spellings accepted.
-RAW_ALIASES: dict[str, dict[str, tuple[str, ...]]] = {
-    "big2": {
-        "cards_left": ("cards_left", "剩余牌数", "剩牌"),
-        "open": ("open", "明牌"),
-        "doubled": ("doubled", "加倍"),
-    },
-    "doudizhu": {
-        "role": ("role", "身份"),
-        "bid": ("bid", "叫分"),
-        "bombs": ("bombs", "炸弹"),
-        "rocket": ("rocket", "火箭"),
-        "spring": ("spring", "春天"),
-        "won": ("won", "获胜", "胜"),
-    },
-    "paohuzi": {
-        "winner": ("winner", "胡牌", "赢家"),
-        "huxi": ("huxi", "胡息"),
-        "fan": ("fan", "番数", "番"),
-    },
-}
 # What `score` adds to each result: a scored table read again is not misspelled.
 COMPUTED = ("n", "mp", "top", "mp_pct", "deal_rank", "rank_points", "adjustment", "sp")
 
@@ -99,7 +78,9 @@ def unused_columns(frame: pd.DataFrame, also: tuple[str, ...] = ()) -> list[str]
 def unused_headers(labels: list[Hashable], also: tuple[str, ...] = ()) -> list[str]:
     """The headers among `labels` that name no column of the results (nor `also`),
     notes aside."""
-    raw = [a for game in RAW_ALIASES.values() for names in game.values() for a in names]
+    from duplicate.games.registry import GAMES
+
+    raw = [a for game in GAMES for names in game.raw_columns.values() for a in names]
     known = set(_LOOKUP) | {a.casefold() for a in (*also, *raw, *COMPUTED)}
     return [
         str(label)

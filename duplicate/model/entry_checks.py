@@ -64,6 +64,7 @@ def _tables_not_zero(results: Results) -> list[Problem]:
                 "score",
                 "a score was mistyped (a digit too many or too few, a sign lost): "
                 "correct it from the score sheet",
+                code="entry.table-not-zero",
             )
         )
     return problems
@@ -85,6 +86,7 @@ def _scores_beyond(results: Results, game: Game) -> list[Problem]:
             _rows_of(results, beyond)[:MAX_LISTED],
             "score",
             "a mistyped score (an extra digit, a decimal point): correct it",
+            code="entry.impossible-score",
         )
     ]
 
@@ -111,6 +113,7 @@ def _short_players(results: Results) -> list[Problem]:
                     (int(frame["row"].iloc[at]),),
                     "player",
                     "a misspelled name? compare it with the players at the same table",
+                    code="entry.one-deal",
                 )
             )
     if results.has_table:
@@ -155,6 +158,7 @@ def _fewer_than_table(
                 tuple(int(r) for r in rows["row"]),
                 "player",
                 "a deal under another name (misspelled)? give each deal its player",
+                code="entry.short-player",
             )
         )
     return problems

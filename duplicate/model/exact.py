@@ -92,7 +92,8 @@ def fraction_sums(
     if common * max(int(counts.max(initial=1)), 1) * 10000 >= 2**62:
         raise OutOfRange(
             "MP percentages of this event's group sizes share no common denominator small "
-            "enough to be summed exactly; score it with --factoring neuberg or by rank points"
+            "enough to be summed exactly; score it with {opt:factoring=neuberg} or by rank points",
+            "number.out-of-range",
         )
     sums = np.zeros(size, dtype=np.int64)
     np.add.at(sums, codes, num * (common // den))

@@ -235,7 +235,14 @@ def parse_results(
         table, rows, n = table.kept(~blank), rows[~blank], int((~blank).sum())
     if n == 0:
         raise InvalidData(
-            [Problem(source, "has no result rows", hint="add one row per player per deal")]
+            [
+                Problem(
+                    source,
+                    "has no result rows",
+                    hint="add one row per player per deal",
+                    code="input.empty",
+                )
+            ]
         )
     cells = Cells(table, columns, rows, source, consume)
     held, score, seconds = _typed_columns(cells)
@@ -278,14 +285,16 @@ def _typed_columns(cells: Cells) -> tuple[dict[str, object], Units, Units | None
     if "round" not in columns:
         frame["round"] = np.ones(n, dtype=np.int64)
     score = (
-        cells.units("score", "is not a number", SCORE_HINT)
+        cells.units("score", "is not a number", SCORE_HINT, "cell.not-a-score")
         if "score" in columns
         else Units(np.zeros(n, dtype=np.int64), 0, np.zeros(n, dtype=bool))
     )
     frame["score_units"] = score.units
     seconds = None
     if "seconds" in columns:
-        seconds = cells.units("seconds", "is not a time in seconds >= 0", SECONDS_HINT, True)
+        seconds = cells.units(
+            "seconds", "is not a time in seconds >= 0", SECONDS_HINT, "cell.not-a-play-time", True
+        )
         frame["seconds_units"] = seconds.units
     return frame, score, seconds
 
@@ -335,6 +344,7 @@ def _map_columns(
             source,
             f"columns {' and '.join(repr(h) for h in headers)} both mean '{name}'",
             hint="keep one of them",
+            code="column.repeated",
         )
         for name, headers in found.items()
         if len(headers) > 1
@@ -349,6 +359,7 @@ def _map_columns(
                 f"{', '.join(missing)} (columns found: {have})",
                 hint=f"the header needs {', '.join(required)}; optional: "
                 f"{', '.join(c for c in KNOWN if c not in required)}",
+                code="column.missing",
             )
         )
     if problems:

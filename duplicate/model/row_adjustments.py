@@ -116,6 +116,7 @@ def _clashes(matched: pd.DataFrame, results: Results, source: str) -> list[Probl
             tuple(int(r) for r in clashes.loc[clashes["at"] == position, "row"]),
             "kind",
             f"keep one (result at row {int(rows.iloc[position])} of {results.source})",
+            code="adjustment.clash",
         )
         for position in sorted(set(clashes["at"]))
     ]
@@ -147,6 +148,7 @@ def _part_problems(parts: pd.DataFrame, source: str, scale: int) -> list[Problem
                 tuple(int(r) for r in wrong["row"]),
                 "weight",
                 "give every part of the result its percent, adding up to 100",
+                code="adjustment.weights-not-100",
             )
         )
     digits = parts["value"].str.lstrip("+-").str.extract(r"^([0-9]+)", expand=False)
@@ -160,6 +162,7 @@ def _part_problems(parts: pd.DataFrame, source: str, scale: int) -> list[Problem
                 (int(row),),
                 "value",
                 "give the part's score as the results give their scores",
+                code="adjustment.bad-value",
             )
         )
     return problems

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from duplicate.deal_scope import deal_scope as scope_of
 from duplicate.errors import Problem
 from duplicate.limits import MAX_LISTED
 from duplicate.model.codes import (
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 def structural_problems(results: Results, deal_scope: str = "round") -> list[Problem]:
     """Every seating or duplication problem in `results`, one Problem per conflict."""
-    deal_key = ["section", "round", "deal"] if deal_scope == "round" else ["section", "deal"]
+    deal_key = list(scope_of(deal_scope).deal_keys)
     if _certainly_sound(results, deal_key):
         return []
     flags = _flags(results, deal_key)
@@ -49,7 +50,8 @@ def _played_twice(
     results: Results, deal_key: list[str], twice: np.ndarray, problems: list[Problem]
 ) -> None:
     src = results.source
-    for key, group in _conflicts(results.frame, twice, [*deal_key, "player"], problems, src):
+    keys = [*deal_key, "player"]
+    for key, group in _conflicts(results.frame, twice, keys, problems, src, "seating.played-twice"):
         problems.append(
             Problem(
                 src,
@@ -58,6 +60,7 @@ def _played_twice(
                 _rows(group),
                 "player",
                 "keep one row per player per deal",
+                code="seating.played-twice",
             )
         )
 
@@ -65,7 +68,8 @@ def _played_twice(
 def _moved(results: Results, place: str, moved: np.ndarray, problems: list[Problem]) -> None:
     src = results.source
     keys = ["section", "round", "player"]
-    for key, group in _conflicts(results.frame, moved, keys, problems, src):
+    code = "seating.moved-table" if place == "table" else "seating.moved-seat"
+    for key, group in _conflicts(results.frame, moved, keys, problems, src, code):
         where = ", ".join(_show(v) for v in sorted(group[place].unique()))
         problems.append(
             Problem(
@@ -75,6 +79,7 @@ def _moved(results: Results, place: str, moved: np.ndarray, problems: list[Probl
                 _rows(group),
                 place,
                 f"a player keeps one {place} for a whole round; correct the {place}",
+                code=code,
             )
         )
 
@@ -84,7 +89,8 @@ def _seats_shared(
 ) -> None:
     src = results.source
     seat_key = [*deal_key, "table", "seat"]
-    for key, group in _conflicts(results.frame, shared, seat_key, problems, src):
+    code = "seating.seat-shared"
+    for key, group in _conflicts(results.frame, shared, seat_key, problems, src, code):
         names = ", ".join(_show(p) for p in group["player"])
         problems.append(
             Problem(
@@ -94,6 +100,7 @@ def _seats_shared(
                 _rows(group),
                 "seat",
                 "each seat of a table holds one player per deal",
+                code="seating.seat-shared",
             )
         )
 
@@ -102,7 +109,8 @@ def _tables_uneven(results: Results, uneven: np.ndarray, problems: list[Problem]
     src, frame = results.source, results.frame
     table_key = ["section", "round", "table"]
     sizes = frame.groupby([*table_key, "deal"], sort=False)["player"].transform("size")
-    for key, group in _conflicts(frame.assign(size=sizes), uneven, table_key, problems, src):
+    code = "seating.table-uneven"
+    for key, group in _conflicts(frame.assign(size=sizes), uneven, table_key, problems, src, code):
         counts = group.groupby("size")["deal"].unique()
         detail = "; ".join(
             f"{size} on deal{'s' if len(deals) > 1 else ''} "
@@ -118,6 +126,7 @@ def _tables_uneven(results: Results, uneven: np.ndarray, problems: list[Problem]
                 "table",
                 "every deal of a round is played by the same players at a table; "
                 "add the missing rows or correct the table",
+                code="seating.table-uneven",
             )
         )
 
@@ -190,7 +199,12 @@ def _flags(results: Results, deal_key: list[str]) -> dict[str, np.ndarray]:
 
 
 def _conflicts(
-    frame: pd.DataFrame, mask: np.ndarray, keys: list[str], problems: list[Problem], src: str
+    frame: pd.DataFrame,
+    mask: np.ndarray,
+    keys: list[str],
+    problems: list[Problem],
+    src: str,
+    code: str,
 ) -> Iterator[tuple[tuple[object, ...], pd.DataFrame]]:
     """The flagged rows grouped by `keys`, in key order (only called on bad data): the
     first MAX_LISTED groups, then one problem in `problems` counting the rest."""
@@ -201,7 +215,13 @@ def _conflicts(
         if listed == MAX_LISTED:
             rest = grouped.ngroups - MAX_LISTED
             problems.append(
-                Problem(src, f"{rest} more conflicts like these", column=keys[-1], count=rest)
+                Problem(
+                    src,
+                    f"{rest} more conflicts like these",
+                    column=keys[-1],
+                    count=rest,
+                    code=code,
+                )
             )
             return
         yield tuple(key), group.sort_values("row")

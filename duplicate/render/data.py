@@ -25,7 +25,9 @@ def report_data(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> ReportData:
     """Standings, scores, and each player's place after every round."""
-    method_of(rules).require("explained", "the report")
+    method = method_of(rules)
+    if not method.explained:
+        raise method.unsupported("the report")
     frame = results.frame
     rounds = sorted(frame["round"].unique())
     places = []

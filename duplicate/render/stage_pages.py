@@ -1,5 +1,5 @@
 """A stage as a web site: standings, the eliminations hand by hand, and each player's
-chips after every hand (SCORING.md section 8)."""
+chips after every hand (docs/scoring.md section 8)."""
 
 from __future__ import annotations
 

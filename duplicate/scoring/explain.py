@@ -39,7 +39,9 @@ def explain(
     """The deals, total (or percentage), tie-break values and neighbours of one player,
     as plain data."""
     rules = rules or Rules()
-    method_of(rules).require("explained", "explain")
+    method = method_of(rules)
+    if not method.explained:
+        raise method.unsupported("explain")
     results = as_results(data, rules)
     items = score_items(results, rules, adjustments)
     rows = rows_with_numbers(results, items).assign(
@@ -64,7 +66,7 @@ def explain(
         return found
 
     if "percentage" in in_section.columns:
-        # Standings by session percentage (SCORING.md section 9).
+        # Standings by session percentage (docs/scoring.md section 9).
         def detail(name: str) -> dict[str, Any]:
             return with_parts(_percentage_detail(name, own_rows(name), results, fractional))
 

@@ -1,5 +1,5 @@
 """MP and MP% of rank items from their matchpoints: as counted, or factored by
-Neuberg's formula (SCORING.md section 9). MP% and the rank key are exact fractions."""
+Neuberg's formula (docs/scoring.md section 9). MP% and the rank key are exact fractions."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import numpy as np
 
 from duplicate.errors import OutOfRange
 from duplicate.model.exact import EXACT_DENOMINATOR_LIMIT, FloatArray, IntArray, div_half_up
-from duplicate.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -49,17 +48,13 @@ def _check_denominators(den: IntArray) -> None:
     if len(den) and int(den.max()) >= EXACT_DENOMINATOR_LIMIT:
         raise OutOfRange(
             "factored or weighted matchpoints rank exactly for deals played up to 5,000 "
-            "times (with weighted scores and factoring both, 400); this event's are larger"
+            "times (with weighted scores and factoring both, 400); this event's are larger",
+            "number.out-of-range",
         )
 
 
-def session_keys(rules: Rules) -> list[str]:
-    """The columns of a session, in which a deal is played its normal number of times."""
-    return ["section", "round"] if rules.deal_scope == "round" else ["section"]
-
-
 def neuberg(mp: IntArray, size: IntArray, unit: int, session_seat: IntArray) -> MatchpointFractions:
-    """Neuberg's factoring (SCORING.md section 9): an item of a group of n results (MP
+    """Neuberg's factoring (docs/scoring.md section 9): an item of a group of n results (MP
     counted in 1/unit) of a deal normally played N times (the largest group of its
     session and seat) scores MP' = (MP + 1) x N / n - 1 against a top of 2(N - 1).
 

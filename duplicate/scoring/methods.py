@@ -1,5 +1,5 @@
 """Scoring methods: how a deal is scored and how the standings are ordered, chosen
-once by `rules.method` (SCORING.md sections 2-4 and 7).
+once by `rules.method` (docs/scoring.md sections 2-4 and 7).
 
 `score`, `score_batches` and `standings` are the library's entry points; every other
 module asks the method what it can do (method_of(rules)) instead of naming methods.
@@ -46,10 +46,11 @@ class ScoringMethod:
     # The dask engine computes it.
     distributed: bool
 
-    def require(self, capability: str, what: str) -> None:
-        """Raise UsageError unless the method can do `capability` (a flag above)."""
-        if not getattr(self, capability):
-            raise UsageError(f"{what} covers matchpoint scoring, not {self.name}")
+    def unsupported(self, what: str) -> UsageError:
+        """The error for `what`, which this method does not support."""
+        return UsageError(
+            f"{what} covers matchpoint scoring, not {self.name}", "scoring.method-unsupported"
+        )
 
 
 def _standard_points_score(
@@ -102,7 +103,10 @@ def _prepared(
     rules = rules or Rules()
     method = method_of(rules)
     if adjustments is not None and not method.takes_adjustments:
-        raise UsageError(f"adjustments apply to matchpoint scoring, not to {method.name}")
+        raise UsageError(
+            f"adjustments apply to matchpoint scoring, not to {method.name}",
+            "scoring.method-unsupported",
+        )
     return as_results(data, rules), rules, method
 
 

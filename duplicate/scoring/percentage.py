@@ -1,4 +1,4 @@
-"""Standings by session percentage (SCORING.md section 9), the bridge clubs' way.
+"""Standings by session percentage (docs/scoring.md section 9), the bridge clubs' way.
 
 A player's percentage is the mean of their MP% over the deals they have a result on
 (assigned results included, void ones not), exactly (exact.fraction_sums).

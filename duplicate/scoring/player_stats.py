@@ -1,4 +1,4 @@
-"""What the standings need of each player (SCORING.md section 4): totals, deals, play
+"""What the standings need of each player (docs/scoring.md section 4): totals, deals, play
 times, deal-rank counts and opponents beaten, reducible across parts of an event."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What is ranked on each deal: the (comparison group, score) cells of the compared
-rows, then each weighted result, with their MP and MP% (SCORING.md sections 2 and 9)."""
+rows, then each weighted result, with their MP and MP% (docs/scoring.md sections 2 and 9)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from duplicate.scoring.fractions import (
     MatchpointFractions,
     matchpoint_fractions,
     neuberg,
-    session_keys,
 )
 from duplicate.scoring.kernel import Cells, cells
 from duplicate.scoring.weighted import weighted_scores
@@ -137,7 +136,7 @@ def item_fractions(
     """Each item's MP and MP%, as counted or factored (Neuberg, per session and seat)."""
     if rules.factoring != "neuberg":
         return matchpoint_fractions(items.mp, items.size, items.unit)
-    session = combine([results.key(*session_keys(rules)), seat])[0]
+    session = combine([results.key(*rules.scope.session_keys), seat])[0]
     session_seat = np.zeros(len(items.mp), dtype=np.int64)
     n_cells = len(mp_cells.equal)
     session_seat[mp_cells.row_cell] = of_compared(session, compared)

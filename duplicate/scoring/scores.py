@@ -1,4 +1,4 @@
-"""Matchpoints, MP%, deal ranks and rank points (SCORING.md sections 2-3)."""
+"""Matchpoints, MP%, deal ranks and rank points (docs/scoring.md sections 2-3)."""
 
 from __future__ import annotations
 
@@ -54,11 +54,6 @@ def as_results(data: Results | pd.DataFrame, rules: Rules) -> Results:
     return parse_results(data, deal_scope=rules.deal_scope)
 
 
-def deal_keys(rules: Rules) -> list[str]:
-    """The columns that identify one deal under the rules' deal scope."""
-    return ["section", "round", "deal"] if rules.deal_scope == "round" else ["section", "deal"]
-
-
 def rank_points_cents(rank: IntArray, rules: Rules) -> IntArray:
     """Rank points in cents: base x factor for the listed ranks, base / rank after."""
     listed = np.asarray(rules.factor_cents(), dtype=np.int64)
@@ -85,7 +80,7 @@ def _refuse_shared_weighted_groups(
     results: Results, rules: Rules, part_row: IntArray, source: str
 ) -> None:
     """Two weighted results in one comparison group would each be compared with parts
-    of the other: refused, as SCORING.md compares a weighted result with results as
+    of the other: refused, as docs/scoring.md compares a weighted result with results as
     played."""
     rows = np.unique(part_row)
     group, _ = comparison_groups(results, rules)
@@ -105,13 +100,14 @@ def _refuse_shared_weighted_groups(
                     f"two weighted scores in one comparison group ({where})",
                     column="kind",
                     hint="weight one of them, and assign the other an mp_pct",
+                    code="adjustment.weighted-together",
                 )
             ]
         )
 
 
 def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> RowAdjustments:
-    """Average plus and minus as assigned MP% (SCORING.md section 9): 60% or the
+    """Average plus and minus as assigned MP% (docs/scoring.md section 9): 60% or the
     player's own percentage over their other deals if higher (plus); 40% or it if lower
     (minus). The percentage is exact, then rounded half up to hundredths."""
     none = np.zeros_like(adjusted.average)
@@ -136,7 +132,7 @@ def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> R
 
 
 def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None) -> ScoredItems:
-    deal, n_deals = results.key(*deal_keys(rules))
+    deal, n_deals = results.key(*rules.scope.deal_keys)
     seat = results.codes("seat")
     weighted_rows = np.zeros(0, dtype=np.int64) if adjusted is None else adjusted.part_row
     compared, assigned = _compared_and_assigned(adjusted, weighted_rows)
@@ -260,12 +256,12 @@ def every_group_single(results: Results, rules: Rules) -> bool:
 
 def comparison_groups(results: Results, rules: Rules) -> tuple[CodeArray, int]:
     """Each result's comparison group: its deal (under the rules' deal scope) and seat."""
-    return combine([results.key(*deal_keys(rules)), results.codes("seat")])
+    return combine([results.key(*rules.scope.deal_keys), results.codes("seat")])
 
 
 SINGLE_GROUPS_WARNING = (
     "every comparison group holds a single result, so every MP% is 50: if a deal is "
-    "played in several rounds (a movement), give --deal-scope event"
+    "played in several rounds (a movement), give {opt:deal_scope=event}"
 )
 
 

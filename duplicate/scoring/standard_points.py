@@ -1,4 +1,4 @@
-"""Standard points: the platform's Swiss scoring (003_*.txt; SCORING.md section 7).
+"""Standard points: the platform's Swiss scoring (003_*.txt; docs/scoring.md section 7).
 
 In each comparison group the datum is the mean after dropping floor(N x trim) results at
 each end (trim 0.25: two of eight, as the example). A player's difference from the datum
@@ -29,7 +29,6 @@ from duplicate.scoring.score_table import (
     result_arrays,
     table_of,
 )
-from duplicate.scoring.scores import deal_keys
 from duplicate.scoring.standings import standings_table
 
 # Differences from 13 up: the largest difference of each standard-point step (13 ... 23).
@@ -57,7 +56,7 @@ def standard_points(difference: IntArray) -> IntArray:
 def sp_rows(results: Results, rules: Rules) -> dict[str, IntArray]:
     """Per result row: n, the datum (datum_num / datum_den in score units), the
     difference from it in hundredths (difference_centi) and the standard points (sp)."""
-    group, _ = dense_codes(combine([results.key(*deal_keys(rules)), results.codes("seat")])[0])
+    group, _ = dense_codes(combine([results.key(*rules.scope.deal_keys), results.codes("seat")])[0])
     score = results.numbers("score_units")
     order = np.lexsort((score, group))
     g, s = group[order], score[order]
@@ -82,7 +81,8 @@ def sp_rows(results: Results, rules: Rules) -> dict[str, IntArray]:
     if 400 * largest * int(den.max(initial=1)) >= 2**63:
         raise OutOfRange(
             "scores this large in comparison groups this big pass what standard points "
-            "hold exactly; check the scores"
+            "hold exactly; check the scores",
+            "number.out-of-range",
         )
     exact = score * den - num
     unit = 10**results.score_scale

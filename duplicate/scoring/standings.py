@@ -1,4 +1,4 @@
-"""Totals, tie-breaks and the final order (SCORING.md section 4)."""
+"""Totals, tie-breaks and the final order (docs/scoring.md section 4)."""
 
 from __future__ import annotations
 

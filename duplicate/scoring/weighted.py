@@ -1,4 +1,4 @@
-"""Weighted assigned scores (SCORING.md section 9): one result replaced by several scores,
+"""Weighted assigned scores (docs/scoring.md section 9): one result replaced by several scores,
 each with a weight in percent.
 
 The weighted result scores the weighted sum of each part's matchpoints against the other

@@ -37,7 +37,7 @@ class Seating:
 
     frame: pd.DataFrame
     reports: list[SeatingReport]
-    # Players cut by `keep` (SCORING.md 8.7), in standings order: out of the event.
+    # Players cut by `keep` (docs/scoring.md 8.7), in standings order: out of the event.
     cut: list[str] = field(default_factory=list)
 
 
@@ -48,7 +48,7 @@ PRIMARY = {"total", "average", "placed"}
 
 def by_registration(table: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     """Standings whose equal results go by registration alone (a Swiss final,
-    SCORING.md 8.5): players level on the total keep their block, ordered by the
+    docs/scoring.md 8.5): players level on the total keep their block, ordered by the
     players file's registration; players it does not list come after, by id."""
     decided = table["decided_by"].astype("str")
     new_section = table["section"].astype("str").ne(table["section"].astype("str").shift())
@@ -83,9 +83,9 @@ def seat_next_round(
     id), moved only as far as needed to avoid repeated tablemates when `avoid_repeats`;
     round 1 is a random draw from `seed` over the active players of `players`.
     `tie_rule="registration"` settles equal totals by the players file's registration
-    alone, not by the tie-breaks (a Swiss final, SCORING.md 8.5).
+    alone, not by the tie-breaks (a Swiss final, docs/scoring.md 8.5).
     `keep` seats only the first `keep` players of each section's standings (Swiss with
-    cuts, SCORING.md 8.7); the others are listed in `Seating.cut`, never dropped silently.
+    cuts, docs/scoring.md 8.7); the others are listed in `Seating.cut`, never dropped silently.
     `partners` seats pairs opposite each other; `versus_robots` seats each player alone
     with robots (see formats.py).
     """

@@ -1,4 +1,4 @@
-"""Swiss seating for the next round (SCORING.md section 5; 000_*.txt appendix 3).
+"""Swiss seating for the next round (docs/scoring.md section 5; 000_*.txt appendix 3).
 
 Players in standings order fill tables of k: in a snake (1,2,3 / 6,5,4 / 7,8,9 / ...)
 or straight (1,2,3 / 4,5,6 / ..., the platform variant of 003_*.txt). Round 1 is drawn

@@ -1,1 +1,1 @@
-"""The platform's stage formats (SCORING.md section 8): stack elimination and fixed hands."""
+"""The platform's stage formats (docs/scoring.md section 8): stack elimination and fixed hands."""

@@ -1,4 +1,4 @@
-"""Stack elimination (打立出局, SCORING.md 8.1-8.3 and 8.6): chips hand by hand.
+"""Stack elimination (打立出局, docs/scoring.md 8.1-8.3 and 8.6): chips hand by hand.
 
 Each hand's payments depend on every player's chips after the hands before it, so
 the hands are settled one after another; within a hand, everything is a few numbers.
@@ -104,7 +104,7 @@ def hands_of(log: HandLog) -> list[Hand]:
 
 
 def settle(hand: Hand, base: int, chips: dict[str, int]) -> list[dict[str, Any]]:
-    """The hand's payments (SCORING.md 8.1), from chips as they stood before it.
+    """The hand's payments (docs/scoring.md 8.1), from chips as they stood before it.
 
     The hub is the only winner (it receives from each loser) or else the only loser
     (it pays the winners in seat order from the seat after its own, while it has chips).
@@ -159,7 +159,7 @@ def is_out(chips: int, base: int, rules: StageRules) -> bool:
 
 
 def eliminate(log: HandLog, rules: StageRules, registered: dict[str, int] | None = None) -> Stage:
-    """Settle every hand in order; the standings (SCORING.md 8.2) and the ledger."""
+    """Settle every hand in order; the standings (docs/scoring.md 8.2) and the ledger."""
     hands = hands_of(log)
     schedule = rules.elimination_base()
     state: dict[str, PlayerState] = {}
@@ -255,7 +255,7 @@ def standings(
     players: list[PlayerState], rules: StageRules, registered: dict[str, int] | None
 ) -> pd.DataFrame:
     """Players still in by chips, then the eliminated, the latest hand first; ties by the
-    equal-result rule (SCORING.md 8.5)."""
+    equal-result rule (docs/scoring.md 8.5)."""
     criteria = [
         Criterion(
             "eliminated",
@@ -293,7 +293,7 @@ def standings(
 
 
 def equal_result_criteria(last_hand: Any, registered: dict[str, int] | None) -> list[Criterion]:
-    """SCORING.md 8.5: more in the last hand first, then earlier registration (when a
+    """docs/scoring.md 8.5: more in the last hand first, then earlier registration (when a
     players file gives it; without one the tie stands, for a play-off)."""
     criteria = [Criterion("last_hand", lambda p: -last_hand(p))]
     if registered is not None:
@@ -303,7 +303,7 @@ def equal_result_criteria(last_hand: Any, registered: dict[str, int] | None) -> 
 
 
 def carried(chips: int, rules: StageRules) -> int:
-    """What a qualifier carries into the final (SCORING.md 8.3), half up to a point."""
+    """What a qualifier carries into the final (docs/scoring.md 8.3), half up to a point."""
     if rules.carry == "none":
         return 0
     with localcontext() as context:
@@ -313,7 +313,7 @@ def carried(chips: int, rules: StageRules) -> int:
 
 
 def sitting_problems(log: HandLog, hands: list[Hand], ass_hands: int) -> list[Problem]:
-    """With ASS (SCORING.md 8.6): every sitting longer than `ass_hands` hands."""
+    """With ASS (docs/scoring.md 8.6): every sitting longer than `ass_hands` hands."""
     if not ass_hands:
         return []
     problems = []

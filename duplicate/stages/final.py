@@ -1,4 +1,4 @@
-"""A fixed-hand final (定局积分制, SCORING.md 8.4): carried points plus every hand."""
+"""A fixed-hand final (定局积分制, docs/scoring.md 8.4): carried points plus every hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A stage's hand log (SCORING.md section 8): one row per player per hand, checked.
+"""A stage's hand log (docs/scoring.md section 8): one row per player per hand, checked.
 
 Columns: hand, table, seat, player, score (the hand's game score, in base units; every
 hand sums to 0), and minute (since the stage began, when the hand ended) or

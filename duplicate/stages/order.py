@@ -1,4 +1,4 @@
-"""Ordering stage standings: criteria in turn, the equal-result rule (SCORING.md 8.5),
+"""Ordering stage standings: criteria in turn, the equal-result rule (docs/scoring.md 8.5),
 shared places, and what decided each place."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The settings of a stage (SCORING.md section 8): chips, the base schedule, the limit,
+"""The settings of a stage (docs/scoring.md section 8): chips, the base schedule, the limit,
 who advances and what they carry. Read from the rules file's [stage] table; each setting
 is declared in duplicate.options."""
 
@@ -27,7 +27,7 @@ def base_at(steps: Schedule, minute: Fraction) -> int:
 
 @dataclass(frozen=True)
 class StageRules:
-    """Every choice a stage's standings depend on (SCORING.md section 8)."""
+    """Every choice a stage's standings depend on (docs/scoring.md section 8)."""
 
     start: int = 1000
     # The base in force from each minute; None when the rules set none (stack elimination

@@ -129,7 +129,7 @@ def load(
     else:
         found = resolve(source)  # its kind found once, for the tuning and the read
         reading = process.reading(found.kind)
-    with reading:
+    with reading, working(f"reading {source}"):
         event = load_event(found, kind=kind, max_rows=max_rows(), **given, **extra)
     if say:
         say_warnings(event.warnings)

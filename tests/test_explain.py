@@ -10,7 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 import duplicate
-from duplicate import explain
 from duplicate.cli import app
 from tests.conftest import GOLDEN, SAMPLE
 

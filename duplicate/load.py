@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from duplicate.errors import Problem, UsageError
 from duplicate.event import Event, Part, Player, Players
 from duplicate.limits import MAX_ROWS
-from duplicate.options import RULES, given, settings
+from duplicate.options import RULES, DealScopeName, given, settings
 from duplicate.rules import Rules, load_rules
 
 if TYPE_CHECKING:
@@ -63,11 +63,15 @@ def load_event(
     if rules is not None and "rules_file" in values:
         raise UsageError("give rules or {opt:rules_file}, not both", "option.conflict")
     read = _Reader(values.get("encoding"), values.get("sheet"), max_rows)
+    given_rules = load_rules(values["rules_file"]) if "rules_file" in values else rules
+    # A deal scope the settings or the rules given decide: results are read and checked
+    # under it, once (checked first by another scope, problems of this one go unlisted).
+    scope = values.get("deal_scope", given_rules.deal_scope if given_rules else None)
     if source is None:
         event = Event(NO_SOURCE, Rules())
     else:
-        event = source if isinstance(source, Event) else read.event(source, kind)
-    start = load_rules(values["rules_file"]) if "rules_file" in values else rules or event.rules
+        event = source if isinstance(source, Event) else read.event(source, kind, scope)
+    start = given_rules or event.rules
     event = event.with_rules(start.with_settings(**rules_given(values)))
     event = _with_side_files(event, read, objects, values)
     return _checked(event)
@@ -90,14 +94,18 @@ class _Reader:
     def __init__(self, encoding: str | None, sheet: str | None, max_rows: int | None) -> None:
         self.encoding, self.sheet, self.max_rows = encoding, sheet, max_rows
 
-    def event(self, source: Any, kind: SourceKind) -> Event:
+    def event(
+        self, source: Any, kind: SourceKind, deal_scope: DealScopeName | None = None
+    ) -> Event:
+        """The event `source` holds; a table read under `deal_scope` when given."""
         from duplicate.io.source import Source as Input
         from duplicate.model.results import Results
 
         if isinstance(source, Results):
             return Event(source.source, Rules(deal_scope=source.deal_scope), results=source)  # type: ignore[arg-type]
+        rules = Rules() if deal_scope is None else Rules(deal_scope=deal_scope)
         if not isinstance(source, str | Path | Input):
-            return self._frame(source, kind)
+            return self._frame(source, kind, rules)
         where: str | Input = source if isinstance(source, Input) else str(source)
         given = where.given if isinstance(where, Input) else where
         if given != "-" and Path(given).is_dir() and (Path(given) / "event.toml").is_file():
@@ -108,9 +116,9 @@ class _Reader:
             return self._hands(where)
         if kind == "session":
             return self._session(where)
-        return self._results(where, score_required=kind != "raw")
+        return self._results(where, score_required=kind != "raw", rules=rules)
 
-    def _frame(self, frame: pd.DataFrame, kind: SourceKind) -> Event:
+    def _frame(self, frame: pd.DataFrame, kind: SourceKind, rules: Rules) -> Event:
         """A table in memory, as `kind` says: results, raw outcomes or a hand log."""
         from duplicate.model.results import parse_results
 
@@ -118,9 +126,11 @@ class _Reader:
             from duplicate.stages.hand_log import parse_hand_log
 
             return Event(FRAME, Rules(), hands=parse_hand_log(frame, FRAME, 1))
-        results = parse_results(frame, FRAME, score_required=kind != "raw")
+        results = parse_results(
+            frame, FRAME, deal_scope=rules.deal_scope, score_required=kind != "raw"
+        )
         outcomes = frame if kind == "raw" else None
-        return Event(results.source, Rules(), results=results, outcomes=outcomes)
+        return Event(results.source, rules, results=results, outcomes=outcomes)
 
     def _results(
         self, path: str | Input, score_required: bool = True, rules: Rules | None = None

@@ -1,6 +1,8 @@
 """A slow, literal reading of SCORING.md sections 2-4, to check the vectorised code.
 
-Plain Python with Fractions and pairwise comparisons: no numpy, no cleverness.
+Plain Python with Fractions and pairwise comparisons: no numpy, no cleverness. Rows
+are compared only with rows of their own deal (and table), so events of thousands of
+rows are checked in moments too.
 """
 
 from __future__ import annotations
@@ -43,6 +45,16 @@ def points_cents(rank: int, factors: list[Decimal], base: int = 10000) -> int:
 
 
 def score_rows(rows: list[Row], dense: bool = False, factors: list[Decimal] | None = None) -> None:
+    """Matchpoints, deal ranks and rank points, deal by deal (nothing in sections 2-3
+    compares rows of different deals)."""
+    deals: dict[tuple[str, int, object], list[Row]] = defaultdict(list)
+    for row in rows:
+        deals[(row.section, row.round, row.deal)].append(row)
+    for deal in deals.values():
+        _score_deal(deal, dense, factors)
+
+
+def _score_deal(rows: list[Row], dense: bool, factors: list[Decimal] | None) -> None:
     factors = factors or [Decimal("1"), Decimal("0.7"), Decimal("0.5"), Decimal("0.35")]
     for row in rows:
         group = [
@@ -90,22 +102,25 @@ def standings(
         for r in rows:
             round_score[(r.section, r.round, r.player)] += r.score
             table_of[(r.section, r.round, r.player)] = r.table
+        at_table: dict[tuple[str, int, object], list[object]] = defaultdict(list)
         for (section, rnd, player), table in table_of.items():
-            for (s2, r2, other), t2 in table_of.items():
-                same_table = (s2, r2, t2) == (section, rnd, table) and other != player
+            at_table[(section, rnd, table)].append(player)
+        for (section, rnd, player), table in table_of.items():
+            for other in at_table[(section, rnd, table)]:
                 if (
-                    same_table
-                    and round_score[(s2, r2, other)] < round_score[(section, rnd, player)]
+                    other != player
+                    and round_score[(section, rnd, other)] < round_score[(section, rnd, player)]
                 ):
-                    players[(section, player)].beaten.append((s2, other))
+                    players[(section, player)].beaten.append((section, other))
 
     def beaten_avg(p: Player) -> Fraction:
         if not p.beaten:
             return Fraction(0)
         return Fraction(sum(players[b].total_cents for b in p.beaten), len(p.beaten))
 
+    top = max((r.rank for r in rows), default=0)
+
     def counts(p: Player) -> list[int]:
-        top = max(r.rank for r in rows)
         return [p.ranks.count(k) for k in range(1, top + 1)]
 
     def trimmed(p: Player) -> Fraction:

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
-from duplicate.seating.next_round import seat_next_round
-from duplicate.seating.players import parse_players
-from duplicate.seating.swiss import SeatingReport
+import duplicate
 
 
 def simulate(
     players: int, k: int, rounds: int, avoid_repeats: bool, window: int | None = None, seed: int = 1
-) -> list[SeatingReport]:
+) -> list[Any]:
     """Play `rounds` rounds of 2 deals with random scores; return each round's seating report."""
     rng = np.random.default_rng(seed)
-    field = parse_players(pd.DataFrame({"player": [f"p{i:04d}" for i in range(players)]}))
-    seating = seat_next_round(None, players=field, table_size=k, seed=seed)
+    field = pd.DataFrame({"player": [f"p{i:04d}" for i in range(players)]})
+    seating = duplicate.seat(players=field, table_size=k, round_number=1, seed=seed)
     reports = []
     results: list[pd.DataFrame] = []
     for round_no in range(1, rounds + 1):
@@ -34,7 +34,7 @@ def simulate(
                     }
                 )
             )
-        seating = seat_next_round(
+        seating = duplicate.seat(
             pd.concat(results, ignore_index=True),
             table_size=k,
             avoid_repeats=avoid_repeats,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -12,85 +15,90 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.io import parquet_write, publish
-from duplicate.io.parquet_write import parquet_bytes, write_parquet
-from duplicate.io.write import encode, to_arrow
-from duplicate.model.results import parse_results
-from duplicate.scoring import rank_items
 from duplicate.scoring.methods import score_batches
+from duplicate.scoring.score_table import ScoreBatches
 from tests.golden.regenerate import cases
 
 CASES = cases()
-META = {"version": "test", "rules": ""}
 
 
-def inputs(case: Path, shuffled: bool = False) -> tuple[duplicate.Results, duplicate.Rules, object]:
-    rules_file = case / "rules.toml"
-    rules = duplicate.load_rules(rules_file) if rules_file.exists() else duplicate.Rules()
+def event_of(case: Path, shuffled: bool = False) -> duplicate.Event:
+    """The golden case's results (rows shuffled when asked) with its rules and
+    corrections."""
     raw = pd.read_csv(case / "results.csv", dtype=str, keep_default_na=False)
     if shuffled:
         raw = raw.sample(frac=1, random_state=7)
-    results = parse_results(raw, str(case), deal_scope=rules.deal_scope)
-    adjustments_file = case / "adjustments.csv"
-    adjustments = (
-        duplicate.read_adjustments(adjustments_file) if adjustments_file.exists() else None
-    )
-    return results, rules, adjustments
+    settings = {}
+    if (case / "rules.toml").exists():
+        settings["rules_file"] = str(case / "rules.toml")
+    if (case / "adjustments.csv").exists():
+        settings["adjustments"] = str(case / "adjustments.csv")
+    return duplicate.load_event(raw, **settings)
+
+
+def batches_of(event: duplicate.Event, batch_rows: int | None = 1 << 20) -> ScoreBatches:
+    """The event's score table, `batch_rows` rows at a time."""
+    return score_batches(event.needs_results("score"), event.rules, event.adjustments, batch_rows)
+
+
+def file_bytes(table: object, path: Path, rules: duplicate.Rules) -> bytes:
+    """The file publish writes for a score table (Arrow, pandas or batches), its format
+    from the suffix."""
+    duplicate.publish(duplicate.Table("scores", rules, table), str(path))  # type: ignore[arg-type]
+    return path.read_bytes()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 @pytest.mark.parametrize("batch_rows", [1, 5, 1000])
 @pytest.mark.parametrize("shuffled", [False, True])
-def test_batches_make_up_the_score_table(case: Path, batch_rows: int, shuffled: bool) -> None:
-    whole = duplicate.score(*inputs(case))  # type: ignore[arg-type]
-    results, rules, adjustments = inputs(case, shuffled)
-    batches = list(score_batches(results, rules, adjustments, batch_rows).tables())  # type: ignore[arg-type]
+def test_batches_make_up_the_score_table(
+    case: Path, batch_rows: int, shuffled: bool, tmp_path: Path
+) -> None:
+    whole = duplicate.score(event_of(case))
+    event = event_of(case, shuffled)
+    rules = event.rules
+    batches = list(batches_of(event, batch_rows).tables())
     rules_batches = 1 if rules.method == "standard-points" else -(-len(whole) // batch_rows)
     assert len(batches) == rules_batches
     together = pa.concat_tables(batches)
-    assert encode(together, "csv", "scores", META) == encode(whole, "csv", "scores", META)
+    assert file_bytes(together, tmp_path / "a.csv", rules) == file_bytes(
+        whole.arrow(), tmp_path / "b.csv", rules
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_the_pandas_view_is_the_arrow_table(case: Path) -> None:
+def test_the_pandas_view_is_the_arrow_table(case: Path, tmp_path: Path) -> None:
     """score()'s frame holds the values of the table written, with one kind of missing."""
-    results, rules, adjustments = inputs(case)
-    table = score_batches(results, rules, adjustments).to_table()  # type: ignore[arg-type]
-    frame = duplicate.score(results, rules, adjustments)  # type: ignore[arg-type]
+    event = event_of(case)
+    rules = event.rules
+    table = batches_of(event).to_table()
+    frame = duplicate.score(event).frame
     assert list(frame.columns) == table.column_names
-    assert encode(frame, "csv", "scores", META) == encode(table, "csv", "scores", META)
+    for suffix in ("csv", "json"):
+        assert file_bytes(frame, tmp_path / f"a.{suffix}", rules) == file_bytes(
+            table, tmp_path / f"b.{suffix}", rules
+        )
     for name in frame.columns:
         missing = frame[name].isna().to_numpy()
         assert missing.sum() == table.column(name).null_count, name
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_streamed_parquet_is_the_same_file(
-    case: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    # Small row groups, so that batches are cut and joined across row groups.
-    monkeypatch.setattr(parquet_write, "ROW_GROUP_ROWS", 4)
-    results, rules, adjustments = inputs(case)
-    whole = parquet_bytes(to_arrow(duplicate.score(results, rules, adjustments)), META)  # type: ignore[arg-type]
-    batches = score_batches(results, rules, adjustments, batch_rows=3)  # type: ignore[arg-type]
+@pytest.mark.parametrize("threads", [1, 2])
+def test_streamed_parquet_is_the_same_file(case: Path, threads: int, tmp_path: Path) -> None:
+    """Batches of 3 rows streamed to Parquet (on `threads`) make the file the whole
+    table makes; a column is declared required exactly when no row misses its value."""
+    event = event_of(case)
+    rules = event.rules
+    whole = file_bytes(duplicate.score(event).arrow(), tmp_path / "w.parquet", rules)
     streamed = tmp_path / "streamed.parquet"
-    rows = write_parquet(str(streamed), batches.tables(), batches.nullable, META)
-    assert rows == len(results.frame)
+    batches = duplicate.Table("scores", rules, batches_of(event, batch_rows=3))
+    [written, *_] = duplicate.publish(batches, str(streamed), threads=threads)
+    assert written.rows == pq.read_metadata(streamed).num_rows
     assert streamed.read_bytes() == whole
-    # Each declared column really has no missing value (else the file would lie).
     table = pq.read_table(streamed)
     for field in table.schema:
-        assert field.nullable or table.column(field.name).null_count == 0
-
-
-def test_required_columns_hold_values_and_optional_ones_miss_some(tmp_path: Path) -> None:
-    """`nullable` is exact: a column is optional exactly when some row misses a value."""
-    for case in CASES:
-        results, rules, adjustments = inputs(case)
-        batches = score_batches(results, rules, adjustments)  # type: ignore[arg-type]
-        table = pa.Table.from_pandas(batches.to_frame(), preserve_index=False)
-        missing = {name for name in table.column_names if table.column(name).null_count}
-        assert batches.nullable == missing, case.name
+        assert field.nullable == (table.column(field.name).null_count > 0), field.name
 
 
 def test_cli_streams_parquet_with_a_manifest(tmp_path: Path) -> None:
@@ -105,40 +113,39 @@ def test_cli_streams_parquet_with_a_manifest(tmp_path: Path) -> None:
 
     record = json.loads(manifest.read_text())["outputs"][0]
     assert record["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
-    results, rules, adjustments = inputs(case)
-    expected = duplicate.score(results, rules, adjustments)  # type: ignore[arg-type]
+    expected = duplicate.score(event_of(case)).frame
     assert pq.read_table(out).to_pandas().shape == expected.shape
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json", "scores.parquet"]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_sparse_groups_are_renumbered_with_the_same_scores(
-    case: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Groups too sparse for one key are renumbered; nothing else changes."""
-    expected = encode(duplicate.score(*inputs(case)), "csv", "scores", META)  # type: ignore[arg-type]
-    monkeypatch.setattr(rank_items, "KEY_LIMIT", 1)
-    actual = encode(duplicate.score(*inputs(case)), "csv", "scores", META)  # type: ignore[arg-type]
-    assert actual == expected
+# Runs the command with the files it may write limited to `limit` bytes: a full disk
+# as the program meets it (a write fails with EFBIG, not a signal).
+FILE_SIZE_LIMIT = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+sys.argv = ["duplicate", *sys.argv[2:]]
+from duplicate.cli import main
+main()
+"""
 
 
-def test_a_failed_streamed_write_leaves_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The Parquet writer failing half-way (a full disk, say) is an I/O error, exit 3."""
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE and SIGXFSZ")
+@pytest.mark.parametrize("suffix", ["parquet", "csv"])
+def test_a_write_failing_half_way_leaves_nothing(suffix: str, tmp_path: Path) -> None:
+    """The disk filling up half-way through the output: an I/O error, exit 3, and no
+    file, finished or not, left behind."""
     case = CASES[0]
-    original = parquet_write.write_parquet
-
-    def failing(
-        sink: str, tables: object, nullable: set[str], meta: dict[str, str], *_: int
-    ) -> int:
-        original(sink, [], nullable, meta)
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(publish, "write_parquet", failing)
-    out = tmp_path / "scores.parquet"
-    result = CliRunner().invoke(app, ["score", str(case / "results.csv"), "-o", str(out)])
-    assert result.exit_code == 3, result.stderr
-    assert "No space left on device" in result.stderr
-    assert "Traceback" not in result.stderr
+    out = tmp_path / f"scores.{suffix}"
+    command = ["score", str(case / "results.csv"), "-o", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-c", FILE_SIZE_LIMIT, "300", *command],
+        capture_output=True,
+        check=False,
+        env={**os.environ, "DUPLICATE_NO_TUNING": ""},
+    )
+    assert done.returncode == 3, done.stderr
+    assert b"File too large" in done.stderr
+    assert b"Traceback" not in done.stderr
     assert list(tmp_path.iterdir()) == []

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from tests.conftest import GOLDEN, SAMPLE
+from tests.conftest import GOLDEN, SAMPLE, failing_input, run_main
 
 runner = CliRunner()
 
@@ -212,18 +212,18 @@ def test_io_errors_exit_3(tmp_path: Path, spec_example: Path) -> None:
 
 
 def test_internal_errors_exit_70_without_traceback(
-    spec_example: Path, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def broken(*_: object, **__: object) -> None:
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr("duplicate.scoring.methods.standings_batches", broken)
-    code, _, err, _ = run("standings", str(spec_example))
-    assert code == 70
+    """An error nothing foresaw (here, standard input failing oddly): exit 70 and a
+    plea to report it, with no traceback unless --debug asks for one."""
+    monkeypatch.setattr(sys, "stdin", failing_input(RuntimeError("boom")))
+    assert run_main(["standings", "-"], monkeypatch) == 70
+    err = capsys.readouterr().err
     assert "internal error: RuntimeError: boom" in err
     assert "Traceback" not in err
-    result = runner.invoke(app, ["--debug", "standings", str(spec_example)])
-    assert isinstance(result.exception, RuntimeError)
+    monkeypatch.setattr(sys, "stdin", failing_input(RuntimeError("boom")))
+    with pytest.raises(RuntimeError, match="boom"):
+        run_main(["--debug", "standings", "-"], monkeypatch)
 
 
 def test_debug_shows_traceback_for_data_errors(tmp_path: Path) -> None:
@@ -235,16 +235,66 @@ def test_debug_shows_traceback_for_data_errors(tmp_path: Path) -> None:
     assert "missing required column score" in result.stderr
 
 
-def test_a_terminal_gets_a_table_and_a_pipe_gets_csv(
-    spec_example: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def on_a_terminal(*args: str) -> tuple[bytes, bytes]:
+    """What `duplicate ARGS` shows when its standard output and standard error are
+    each a terminal of their own, 120 columns wide (a few KiB: what a terminal holds
+    until it is read)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    terminals = [pty.openpty() for _ in range(2)]
+    for _, end in terminals:
+        fcntl.ioctl(end, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
+    done = subprocess.run(
+        [sys.executable, "-m", "duplicate", *args],
+        stdout=terminals[0][1],
+        stderr=terminals[1][1],
+        stdin=subprocess.DEVNULL,
+        env={**env, "TERM": "xterm"},
+        check=False,
+        timeout=120,
+    )
+    shown = []
+    for reader, end in terminals:
+        os.close(end)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(reader, 65536)
+            except OSError:  # every byte read: the terminal is closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(reader)
+        shown.append(b"".join(chunks))
+    assert done.returncode == 0, shown[1]
+    return shown[0], shown[1]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals")
+def test_a_terminal_gets_a_table_and_a_pipe_gets_csv(spec_example: Path) -> None:
     piped = run("standings", str(spec_example))[1]
     assert piped.startswith("section,place,player")
-    monkeypatch.setattr("duplicate.cli.common.stdout_is_terminal", lambda: True)
-    result = runner.invoke(app, ["standings", str(spec_example)])
-    assert result.exit_code == 0
-    assert "┃" in result.stdout
-    assert "section,place" not in result.stdout
+    table, _ = on_a_terminal("standings", str(spec_example))
+    assert "┃".encode() in table
+    assert b"section,place" not in table
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals")
+def test_progress_shows_a_file_name_as_it_is(spec_example: Path, tmp_path: Path) -> None:
+    """A path holding what rich reads as markup ('[/bold]', closing nothing) is shown
+    as written in the progress a person at a terminal sees."""
+    folder = tmp_path / "["
+    folder.mkdir()
+    source = folder / "bold]x.csv"
+    source.write_bytes(spec_example.read_bytes())
+    _, shown = on_a_terminal("report", str(source), "-o", str(tmp_path / "site"))
+    assert f"reading {source}".encode() in shown
+    assert b"wrote 9 pages" in shown
 
 
 def test_python_dash_m_runs_the_cli(spec_example: Path) -> None:
@@ -260,20 +310,37 @@ def test_python_dash_m_runs_the_cli(spec_example: Path) -> None:
     assert done.stdout == run("standings", str(spec_example))[3]
 
 
-def test_progress_only_for_a_terminal() -> None:
-    import io as stdio
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals")
+def test_progress_only_for_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person at a terminal sees what the command is doing while it works; a pipe or
+    a file gets the messages alone."""
+    import os
+    import pty
 
-    from rich.console import Console
-
-    from duplicate.cli.common import working
-
-    shown = stdio.StringIO()
-    with working("scoring", Console(file=shown, force_terminal=True)) as status:
-        assert status is not None
-    quiet = stdio.StringIO()
-    with working("scoring", Console(file=quiet, force_terminal=False)) as nothing:
-        assert nothing is None
-    assert quiet.getvalue() == ""
+    event = str(SAMPLE / "big2_event.csv")
+    reader, writer = pty.openpty()
+    with os.fdopen(writer, "w", encoding="utf-8") as terminal:
+        monkeypatch.setattr(sys, "stderr", terminal)
+        status = run_main(["standings", event, "-o", str(tmp_path / "a.csv")], monkeypatch)
+        monkeypatch.undo()
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(reader, 65536)
+        except OSError:  # every byte read: the terminal is closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(reader)
+    assert status == 0
+    assert b"reading" in shown
+    assert b"wrote 48 rows" in shown
+    code, _, quiet, _ = run("standings", event, "-o", str(tmp_path / "b.csv"))
+    assert code == 0
+    assert (
+        quiet == f"wrote 48 rows to {tmp_path / 'b.csv'} and rules to {tmp_path / 'b.rules.toml'}\n"
+    )
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) -> None:
@@ -308,22 +375,31 @@ def test_a_process_on_bad_input_exits_1_with_the_message(tmp_path: Path) -> None
     assert not out.exists()
 
 
-def test_messages_are_plain_lines_on_standard_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from duplicate.cli.common import stderr
-
-    stderr.print("wrote 3 rows to [bold]a:smile:.csv[/bold]")
-    assert capsys.readouterr() == ("", "wrote 3 rows to [bold]a:smile:.csv[/bold]\n")
+def test_messages_are_plain_lines_on_standard_error(spec_example: Path, tmp_path: Path) -> None:
+    """A file name that looks like markup or an emoji code is said as it is."""
+    out = tmp_path / "[bold]a:smile:[i].csv"
+    code, _, err, _ = run("standings", str(spec_example), "-o", str(out))
+    assert code == 0
+    rules = tmp_path / "[bold]a:smile:[i].rules.toml"
+    assert err == f"wrote 3 rows to {out} and rules to {rules}\n"
 
 
 def test_starting_the_command_line_loads_no_rich_and_no_pandas() -> None:
+    """`duplicate --version` starts without rich or the heavy libraries, and `--help`
+    without the heavy libraries (typer's early releases draw help with rich)."""
     import subprocess
-    import sys
 
-    program = (
-        "import sys, duplicate.cli.commands\nprint(sorted({'rich', 'pandas'} & set(sys.modules)))"
-    )
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, check=True)
-    assert done.stdout.strip() == b"[]"
+    for option, unwanted in [
+        ("--version", {"rich", "pandas", "pyarrow", "numpy"}),
+        ("--help", {"pandas", "pyarrow", "numpy"}),
+    ]:
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "duplicate", option],
+            capture_output=True,
+            check=True,
+        )
+        imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines()}
+        assert not unwanted & imported, option
 
 
 RULES_FLAGS = ["--rules", "--tie-ranking", "--deal-scope", "--rank-factors", "--rank-base"]

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from typer.testing import CliRunner
 
 import duplicate
-from duplicate.engines.dask_engine import score_on_dask, standings_on_dask
-from duplicate.io.read import read_adjustments, read_raw
-from duplicate.io.write import encode
-from duplicate.scoring.score_table import ScoreBatches
-from tests.conftest import GOLDEN, SAMPLE
+from duplicate.cli import app
+from tests.conftest import GOLDEN, SAMPLE, run_main
 from tests.test_properties import events
 
 distributed = pytest.importorskip("dask.distributed")
-META = {"version": "test", "rules": duplicate.Rules().to_toml()}
+runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
@@ -35,66 +34,53 @@ def scheduler() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
-def same_bytes(local: duplicate.Table, remote: pd.DataFrame | ScoreBatches, kind: str) -> bool:
-    """The same files written, in CSV and Parquet (score tables as the CLI writes them)."""
+def outputs(command: str, path: Path, *options: str) -> dict[str, object]:
+    """What `duplicate COMMAND PATH OPTIONS` writes to a Parquet file (every value,
+    type and missing value, and the rules), or its exit status and message."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "out.parquet"
+        done = runner.invoke(app, [command, str(path), *options, "-o", str(out)])
+        if done.exit_code != 0:
+            return {"exit": done.exit_code, "said": done.stderr}
+        return {"parquet": out.read_bytes()}
 
-    a = local.arrow()
-    b = remote.to_table() if isinstance(remote, ScoreBatches) else remote
-    return all(encode(a, f, kind, META) == encode(b, f, kind, META) for f in ("csv", "parquet"))
 
-
-def assert_engines_agree(raw: pd.DataFrame, scheduler: str) -> None:
-    """Scores and standings of `raw`, locally and on Dask, in the same bytes."""
-    rules = duplicate.Rules()
-    assert same_bytes(
-        duplicate.score(raw, rules),
-        score_on_dask(raw, "x", rules, None, scheduler),
-        "scores",
-    )
-    assert same_bytes(
-        duplicate.standings(raw, rules),
-        standings_on_dask(raw, "x", rules, None, scheduler),
-        "standings",
-    )
+def assert_engines_agree(path: Path, scheduler: str, *options: str) -> None:
+    """Scores and standings of the results in `path`, locally and on Dask, in the same
+    bytes."""
+    dask = ["--engine", "dask", "--scheduler", scheduler]
+    for command in ("score", "standings"):
+        local = outputs(command, path, *options)
+        assert "exit" not in local, local
+        assert outputs(command, path, *options, *dask) == local, command
 
 
 @pytest.mark.parametrize(
     "name", ["big2_event.csv", "big2_event.parquet", "spec_example.csv", "doudizhu_example.csv"]
 )
 def test_sample_events_agree(scheduler: str, name: str) -> None:
-    raw, first_row = read_raw(SAMPLE / name)
-    event = duplicate.load_event(SAMPLE / name)
-    rules = duplicate.Rules()
-    assert same_bytes(
-        duplicate.score(event, rules),
-        score_on_dask(raw, name, rules, None, scheduler, first_row),
-        "scores",
-    )
-    assert same_bytes(
-        duplicate.standings(event, rules),
-        standings_on_dask(raw, name, rules, None, scheduler, first_row),
-        "standings",
-    )
+    assert_engines_agree(SAMPLE / name, scheduler)
 
 
 def test_adjustments_agree(scheduler: str) -> None:
     case = GOLDEN / "adjustments"
-    raw, first_row = read_raw(case / "results.csv")
-    adjustments = read_adjustments(case / "adjustments.csv")
-    local = duplicate.standings(case / "results.csv", adjustments=case / "adjustments.csv")
-    remote = standings_on_dask(raw, "x", duplicate.Rules(), adjustments, scheduler, first_row)
-    assert same_bytes(local, remote, "standings")
+    assert_engines_agree(
+        case / "results.csv", scheduler, "--adjustments", str(case / "adjustments.csv")
+    )
 
 
 @pytest.mark.slow
 @settings(
-    max_examples=10,
+    max_examples=7,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(event=events())
 def test_random_events_agree(scheduler: str, event: pd.DataFrame) -> None:
-    assert_engines_agree(event.astype(str), scheduler)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "event.csv"
+        event.to_csv(path, index=False)
+        assert_engines_agree(path, scheduler)
 
 
 def test_problems_of_every_partition_are_listed(scheduler: str, tmp_path: Path) -> None:
@@ -103,13 +89,15 @@ def test_problems_of_every_partition_are_listed(scheduler: str, tmp_path: Path) 
         rows += [f"{round_no},1,1,0,A,1", f"{round_no},1,1,1,B,x{round_no}"]
     path = tmp_path / "bad.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    raw, first_row = read_raw(path)
     with pytest.raises(duplicate.InvalidData) as local:
         duplicate.load_event(path)
-    with pytest.raises(duplicate.InvalidData) as remote:
-        score_on_dask(raw, str(path), duplicate.Rules(), None, scheduler, first_row)
-    assert [str(p) for p in remote.value.problems] == [str(p) for p in local.value.problems]
-    assert len(remote.value.problems) == 3
+    assert len(local.value.problems) == 3
+    dask = ["--engine", "dask", "--scheduler", scheduler]
+    remote = runner.invoke(app, ["score", str(path), *dask, "-o", str(tmp_path / "s.csv")])
+    assert remote.exit_code == 1
+    assert [line for line in remote.stderr.splitlines() if line.startswith("error")] == [
+        f"error[{p.code}]: {p}" for p in local.value.problems
+    ]
 
 
 def test_cli_engine_option(scheduler: str) -> None:
@@ -169,7 +157,7 @@ def test_a_dask_manifest_does_not_invent_a_row_count(scheduler: str, tmp_path: P
     assert json.loads(manifest.read_text(encoding="utf-8"))["inputs"][0]["rows"] is None
 
 
-def test_partitions_with_different_decimals_agree(scheduler: str) -> None:
+def test_partitions_with_different_decimals_agree(scheduler: str, tmp_path: Path) -> None:
     rows = [
         {"round": 1, "deal": 1, "table": 1, "seat": s, "player": p, "score": v, "seconds": t}
         for s, p, v, t in ((0, "A", "1.5", "10.25"), (1, "B", "-1.5", "12"))
@@ -177,35 +165,45 @@ def test_partitions_with_different_decimals_agree(scheduler: str) -> None:
         {"round": 2, "deal": 1, "table": 1, "seat": s, "player": p, "score": v, "seconds": t}
         for s, p, v, t in ((0, "B", "3", "9"), (1, "A", "-3", "11"))
     ]
-    assert_engines_agree(pd.DataFrame(rows).astype(str), scheduler)
+    path = tmp_path / "event.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    assert_engines_agree(path, scheduler)
 
 
 def test_the_command_leaves_a_parquet_input_to_the_workers(
     scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`duplicate score --engine dask` never reads the results file in the driver's
-    process: the program's own entry, as a shell runs it."""
+    process (Dask plans the partitions from its metadata): the program's own entry, as
+    a shell runs it, with Arrow's readers of a Parquet file's data refused in this
+    process (the workers' are their own)."""
     import pyarrow.parquet as pq
-    from typer.testing import CliRunner
-
-    from duplicate.cli import app, main
-    from duplicate.io import read
 
     def refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("the driver read the input")
 
-    monkeypatch.setattr(read, "read_raw", refused)
-    monkeypatch.setattr(read, "read_results", refused)
-    monkeypatch.setattr(pq, "read_table", refused)
-    monkeypatch.setattr(pq, "ParquetFile", refused)
     source = SAMPLE / "big2_event.parquet"
     out = tmp_path / "scores.csv"
     command = ["score", str(source), "--engine", "dask", "--scheduler", scheduler, "-o", str(out)]
-    monkeypatch.setattr("sys.argv", ["duplicate", *command])
-    monkeypatch.setenv("DUPLICATE_NO_TUNING", "1")  # this process is the test's too
-    with pytest.raises(SystemExit) as ended:
-        main()
-    assert ended.value.code == 0
-    monkeypatch.undo()
-    local = CliRunner().invoke(app, ["score", str(source), "-o", "-"])
+    with monkeypatch.context() as reading:
+        reading.setattr(pq, "read_table", refused)
+        reading.setattr(pq, "ParquetFile", refused)
+        assert run_main(command, monkeypatch) == 0
+    local = runner.invoke(app, ["score", str(source), "-o", "-"])
     assert out.read_bytes() == local.stdout_bytes
+
+
+def test_a_cluster_of_threads_agrees() -> None:
+    """Workers as threads of one process (a cluster on one machine) give the same bytes."""
+    import logging
+
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        silence_logs=logging.ERROR,
+        dashboard_address=":0",
+    ) as cluster:
+        assert_engines_agree(
+            GOLDEN / "rank_counts_playoff" / "results.csv", cluster.scheduler_address
+        )

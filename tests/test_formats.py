@@ -12,9 +12,6 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.seating.formats import parse_partners
-from duplicate.seating.next_round import seat_next_round
-from duplicate.seating.players import parse_players
 
 runner = CliRunner()
 PLAYERS = [f"p{i:02d}" for i in range(16)]
@@ -48,23 +45,23 @@ def play(seating: pd.DataFrame, round_no: int, rng: np.random.Generator) -> pd.D
 
 def test_partners_sit_opposite_and_move_as_units_round_after_round() -> None:
     rng = np.random.default_rng(4)
-    field = parse_players(pd.DataFrame({"player": PLAYERS}))
-    seating = seat_next_round(None, players=field, seed=8, partners=PARTNERS).frame
+    field = pd.DataFrame({"player": PLAYERS})
+    seating = duplicate.seat(players=field, round_number=1, seed=8, partners=PARTNERS).frame
     results = []
     for round_no in (1, 2, 3):
         assert_partners_opposite(seating, PARTNERS)
         assert sorted(seating["player"]) == sorted(PLAYERS)
         results.append(play(seating, round_no, rng))
-        seating = seat_next_round(pd.concat(results), partners=PARTNERS).frame
+        seating = duplicate.seat(pd.concat(results), partners=PARTNERS).frame
 
 
 def test_units_follow_their_better_placed_member() -> None:
     rng = np.random.default_rng(5)
-    field = parse_players(pd.DataFrame({"player": PLAYERS}))
-    first = seat_next_round(None, players=field, seed=2, partners=PARTNERS).frame
+    field = pd.DataFrame({"player": PLAYERS})
+    first = duplicate.seat(players=field, round_number=1, seed=2, partners=PARTNERS).frame
     results = play(first, 1, rng)
     order = list(duplicate.standings(results).frame["player"])
-    seating = seat_next_round(results, partners=PARTNERS, avoid_repeats=False).frame
+    seating = duplicate.seat(results, partners=PARTNERS, avoid_repeats=False).frame
     unit_rank = sorted({min(order.index(p), order.index(PARTNERS[p])) for p in PLAYERS})
     leaders = [order[i] for i in unit_rank]
     table1 = seating[seating["table"] == 1]
@@ -78,28 +75,37 @@ def test_units_follow_their_better_placed_member() -> None:
 
 
 def test_an_odd_number_of_partnerships_gets_a_robot_pair() -> None:
-    field = parse_players(pd.DataFrame({"player": PLAYERS[:6]}))
+    field = pd.DataFrame({"player": PLAYERS[:6]})
     partners = {p: q for p, q in PARTNERS.items() if p in PLAYERS[:6]}
-    seating = seat_next_round(None, players=field, seed=1, partners=partners)
+    seating = duplicate.seat(players=field, round_number=1, seed=1, partners=partners)
     robots = seating.frame[seating.frame["player"].str.startswith("robot-")]
     assert sorted(robots["player"]) == ["robot-1", "robot-2"]
     assert abs(int(robots["seat"].iloc[0]) - int(robots["seat"].iloc[1])) == 2
     assert seating.reports[0].robots == 2
 
 
-def test_partner_file_problems() -> None:
-    with pytest.raises(duplicate.InvalidData, match="'A' has partners 'B', 'C'"):
-        parse_partners(pd.DataFrame({"player": ["A", "A"], "partner": ["B", "C"]}))
-    with pytest.raises(duplicate.InvalidData, match="their own partner"):
-        parse_partners(pd.DataFrame({"player": ["A"], "partner": ["A"]}))
-    field = parse_players(pd.DataFrame({"player": ["A", "B", "C", "D"]}))
+def test_partner_file_problems(tmp_path: Path) -> None:
+    players, partners = tmp_path / "players.csv", tmp_path / "partners.csv"
+    players.write_text("player\nA\nB\nC\nD\n")
+    seat = ["seat", "--players", str(players), "--round", "1", "--seed", "1"]
+    for lines, code, message in [
+        ("A,B\nA,C\n", "several", "rows 2, 3, column 'partner': 'A' has partners 'B', 'C'"),
+        ("A,A\n", "own-partner", "row 2, column 'partner': 'A' is their own partner"),
+    ]:
+        partners.write_text("player,partner\n" + lines)
+        done = runner.invoke(app, [*seat, "--partners", str(partners)])
+        assert done.exit_code == 1
+        assert f"error[partners.{code}]: {partners}, {message}" in done.stderr
+    field = pd.DataFrame({"player": ["A", "B", "C", "D"]})
     with pytest.raises(duplicate.UsageError, match="no partner listed for 'C', 'D'"):
-        seat_next_round(None, players=field, seed=1, partners={"A": "B", "B": "A"})
+        duplicate.seat(players=field, round_number=1, seed=1, partners={"A": "B", "B": "A"})
 
 
 def test_versus_robots_seats_everyone_alone_in_seat_0() -> None:
-    field = parse_players(pd.DataFrame({"player": PLAYERS[:5]}))
-    seating = seat_next_round(None, players=field, seed=1, table_size=3, versus_robots=True).frame
+    field = pd.DataFrame({"player": PLAYERS[:5]})
+    seating = duplicate.seat(
+        players=field, round_number=1, seed=1, table_size=3, versus_robots=True
+    ).frame
     humans = seating[~seating["player"].str.startswith("robot-")]
     assert sorted(humans["player"]) == PLAYERS[:5]
     assert set(humans["seat"]) == {0}

@@ -14,8 +14,6 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.games.scores import game_scores
-from duplicate.model.results import parse_results
 
 runner = CliRunner()
 BAD = Path(__file__).parent / "data" / "bad_games"
@@ -28,8 +26,7 @@ def scores(
 ) -> list[int]:
     records = [{**IDS, "seat": i, "player": f"P{i}", **r} for i, r in enumerate(rows)]
     raw = pd.DataFrame(records, dtype=object).fillna("").astype(str)
-    results = parse_results(raw, score_required=False)
-    return list(game_scores(results, raw, game, rules))
+    return [int(s) for s in duplicate.game_score(raw, game, rules).frame["score"]]
 
 
 def test_big2_appendix_1_example() -> None:
@@ -102,8 +99,8 @@ def test_big2_tables_sum_to_zero(hands: list[list[int]], rnd: object) -> None:
                 }
             )  # type: ignore[attr-defined]
     raw = pd.DataFrame(rows).astype(str)
-    got = game_scores(parse_results(raw, score_required=False), raw, "big2")
-    assert (pd.Series(got).groupby(pd.DataFrame(rows)["table"]).sum() == 0).all()
+    got = duplicate.game_score(raw, "big2").frame
+    assert (got["score"].astype(int).groupby(pd.DataFrame(rows)["table"]).sum() == 0).all()
 
 
 @settings(max_examples=50, deadline=None)

@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from duplicate.cli import app
-from tests.conftest import SAMPLE
+from tests.conftest import SAMPLE, run_main
 
 runner = CliRunner()
 EVENT = SAMPLE / "big2_event.csv"
@@ -540,22 +540,30 @@ def test_nan_and_infinity_in_a_parquet_float_are_refused(tmp_path: Path, value: 
     assert "row 4, column 'score'" in err
 
 
-class _Interrupted(dict[str, bytes]):
-    """Pages whose writing is cut short by Ctrl-C after the first."""
-
-    def items(self):  # type: ignore[override]
-        yield from list(super().items())[:1]
-        raise KeyboardInterrupt
-
-
-def test_an_interrupted_report_leaves_the_earlier_one_and_nothing_else(tmp_path: Path) -> None:
-    from duplicate.io.write import write_directory
+def test_an_interrupted_report_leaves_the_earlier_one_and_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C just as the new site is about to take the earlier one's place: the earlier
+    site is back where it was, and nothing else is left."""
+    import os
 
     site = tmp_path / "site"
-    assert run("report", one_round(tmp_path), "-o", site)[0] == 0
-    before = sorted(p.relative_to(site) for p in site.rglob("*"))
-    with pytest.raises(KeyboardInterrupt):
-        write_directory(site, _Interrupted({"index.html": b"new", "b.html": b"new"}))
-    assert sorted(p.relative_to(site) for p in site.rglob("*")) == before
-    assert (site / "index.html").read_bytes() != b"new"
+    results = one_round(tmp_path)
+    assert run("report", results, "-o", site)[0] == 0
+    before = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    real_replace = os.replace
+    interrupts = [KeyboardInterrupt()]
+
+    def interrupted(source: object, target: object) -> None:
+        if Path(str(target)) == site and interrupts:
+            raise interrupts.pop()  # once: the key is pressed once
+        real_replace(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    # Chinese labels: a different site, were it put in place.
+    status = run_main(["report", str(results), "-o", str(site), "--lang", "zh"], monkeypatch)
+    monkeypatch.undo()
+    assert status == 130
+    after = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    assert after == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["round1.csv", "site"]

@@ -1,15 +1,14 @@
-"""The cell kernel against a plain per-row computation, on both of its paths."""
+"""Matchpoints, tops and deal ranks against a plain per-row computation, on events with
+heavy ties, no ties, groups of one and ids far apart. (Events too wide for tables of
+counts: tests/test_ids_and_order.py, the sprawling event.)"""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import duplicate
-from duplicate.model import codes
 
 
 def per_row(frame: pd.DataFrame) -> pd.DataFrame:
@@ -51,35 +50,12 @@ def events(draw: st.DrawFn) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@pytest.fixture(params=["histogram", "sort"])
-def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "sort":
-        monkeypatch.setattr(codes, "HISTOGRAM_LIMIT", 0)
-        monkeypatch.setattr("duplicate.scoring.kernel.HISTOGRAM_LIMIT", 0)
-    return str(request.param)
-
-
-# The fixture only switches the kernel's path: the same for every example.
-@settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=80, deadline=None)
 @given(event=events())
-def test_kernel_agrees_with_a_plain_computation(path: str, event: pd.DataFrame) -> None:
-    got = duplicate.score(event).set_index("player")
+def test_kernel_agrees_with_a_plain_computation(event: pd.DataFrame) -> None:
+    got = duplicate.score(event).frame.set_index("player")
     want = per_row(event).set_index("player")
     for player in want.index:
         assert got.loc[player, "mp"] == want.loc[player, "mp"]
         assert got.loc[player, "top"] == want.loc[player, "top"]
         assert got.loc[player, "deal_rank"] == want.loc[player, "rank"]
-
-
-def test_codes_keep_the_order_of_the_values() -> None:
-    for values in (
-        np.array([30, 10, 20, 10]),
-        np.array([10**12, 5, 10**12]),
-        pd.Series(["b", "a", "b"]),
-    ):
-        coded, size = codes.dense_codes(values)
-        order = np.argsort(np.asarray(values), kind="stable")
-        assert list(np.asarray(coded)[order]) == sorted(coded)
-        assert size == len(set(np.asarray(values).tolist()))

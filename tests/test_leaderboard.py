@@ -11,13 +11,13 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.games.leaderboard import PRESETS, leaderboard, load_scheme
+from duplicate.games.leaderboard import load_scheme
 
 runner = CliRunner()
 
 
 def board(rows: list[dict[str, object]], scheme: str) -> pd.DataFrame:
-    return leaderboard(pd.DataFrame(rows).astype(str), load_scheme(scheme))
+    return duplicate.leaderboard(pd.DataFrame(rows).astype(str), scheme).frame
 
 
 def game(gid: str, when: str, **players: object) -> list[dict[str, object]]:
@@ -32,7 +32,8 @@ def test_xiangqi_and_go_points() -> None:
     )
     table = board(rows, "go")
     assert dict(zip(table["player"], table["points"], strict=True)) == {"A": 4, "C": 1, "B": -2}
-    assert PRESETS["xiangqi"].points == PRESETS["go"].points == {"win": 3, "draw": 1, "loss": -2}
+    assert load_scheme("xiangqi").points == load_scheme("go").points
+    assert load_scheme("go").points == {"win": 3, "draw": 1, "loss": -2}
 
 
 def test_equal_points_go_to_the_player_who_finished_first() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLE
+from tests.conftest import SAMPLE, failing_input, run_main
 
 EVENT = str(SAMPLE / "big2_event.csv")
 
@@ -80,22 +80,28 @@ def test_tuning_off_gives_the_same_bytes(tmp_path: Path, upload: str, command: s
     assert outputs[0] == outputs[1]
 
 
-@pytest.mark.parametrize("tuned", [False, True])
+@pytest.mark.parametrize("entry", ["app", "main"])
 def test_a_command_leaves_arrow_s_memory_pool_as_it_was(
-    tuned: bool, monkeypatch: pytest.MonkeyPatch
+    entry: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    """A program running commands in its own process gets Arrow's memory pool back as
+    it was: through typer's app (the process left untuned), and through the program's
+    entry, which tunes the process it runs in (and so reads a CSV file in a pool of its
+    own while it reads it). Twice, as a program calling commands in turn would."""
     import pyarrow as pa
     from typer.testing import CliRunner
 
-    from duplicate.cli import app, process
+    from duplicate.cli import app
 
-    # As if the command line's own process had been tuned: the pool for reading CSV is
-    # given back afterwards all the same.
-    monkeypatch.setattr(process, "_tuned", tuned)
     before = pa.default_memory_pool().backend_name
-    result = CliRunner().invoke(app, ["score", EVENT])
-    assert result.exit_code == 0, result.stderr
-    assert pa.default_memory_pool().backend_name == before
+    for turn in range(2):
+        args = ["score", EVENT, "-o", str(tmp_path / f"scores{turn}.csv")]
+        if entry == "app":
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code == 0, result.stderr
+        else:
+            assert run_main(args, monkeypatch, tuned=True) == 0
+        assert pa.default_memory_pool().backend_name == before
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="closing a descriptor by the shell")
@@ -119,20 +125,17 @@ def test_a_closed_standard_input_exits_3() -> None:
     assert b"standard input is closed" in done.stderr
 
 
-def test_running_out_of_memory_exits_3_with_advice(monkeypatch: pytest.MonkeyPatch) -> None:
-    from typer.testing import CliRunner
-
-    import duplicate.io.read
-    from duplicate.cli import app
-
-    def exhausted(*args: object, **kwargs: object) -> None:
-        raise MemoryError
-
-    monkeypatch.setattr(duplicate.io.read, "read_results", exhausted)
-    result = CliRunner().invoke(app, ["standings", EVENT])
-    assert result.exit_code == 3
-    assert "out of memory" in result.stderr
-    assert "--engine dask" in result.stderr
+def test_running_out_of_memory_exits_3_with_advice(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Memory running out while the results are read (here, standard input too big to
+    hold): exit 3 and what to do about it, no traceback."""
+    monkeypatch.setattr(sys, "stdin", failing_input(MemoryError()))
+    assert run_main(["standings", "-"], monkeypatch) == 3
+    err = capsys.readouterr().err
+    assert "out of memory" in err
+    assert "--engine dask" in err
+    assert "Traceback" not in err
 
 
 @pytest.mark.slow

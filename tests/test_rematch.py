@@ -1,93 +1,110 @@
-"""Avoiding repeated tablemates: optimality, the rule-order bound, and a simulated event."""
+"""Avoiding repeated tablemates: never worse than the snake, the best seating when the
+search may reach every player, and a simulated event."""
 
 from __future__ import annotations
 
 from itertools import combinations
 
-import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import duplicate
 from duplicate.cli import app
-from duplicate.seating.next_round import seat_next_round
-from duplicate.seating.rematch import (
-    assign_tables,
-    pair_keys,
-    repeats_in,
-    template_count,
-    templates,
-)
 from tests.conftest import SAMPLE
 from tests.simulate import simulate
 
 runner = CliRunner()
 
 
-@pytest.mark.parametrize(("k", "s"), [(2, 2), (2, 4), (3, 3), (3, 6), (4, 4), (4, 5)])
-def test_template_count_formula(k: int, s: int) -> None:
-    assert template_count(k, s) == len(templates(k, s).src)
-
-
-def met_from_pairs(pairs: list[tuple[int, int]], n: int) -> np.ndarray:
-    a = np.array([p for p, _ in pairs], dtype=np.int64)
-    b = np.array([q for _, q in pairs], dtype=np.int64)
-    return np.unique(pair_keys(a, b, n))
-
-
-def cost_of(table: np.ndarray, k: int, met: np.ndarray, n: int) -> tuple[int, int]:
-    rows = np.arange(n)[np.lexsort((np.arange(n), table))].reshape(-1, k)
-    displacement = int(np.abs(table - np.arange(n) // k).sum())
-    return int(repeats_in(rows, met, n).sum()), displacement
-
-
 @st.composite
-def histories(draw: st.DrawFn) -> tuple[int, int, list[tuple[int, int]]]:
-    k = draw(st.integers(2, 4))
-    n = k * draw(st.integers(1, 6))
-    pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))
-    return k, n, [(a, b) for a, b in pairs if a != b]
+def histories(draw: st.DrawFn, k: int | None = None, n: int | None = None) -> pd.DataFrame:
+    """Rounds of k-player tables, each round the field in a drawn order, one deal a
+    round with drawn scores: who has met whom, and standings to seat from."""
+    k = draw(st.integers(2, 4)) if k is None else k
+    n = k * draw(st.integers(1, 6)) if n is None else n
+    players = [f"p{i}" for i in range(n)]
+    rows = []
+    for round_no in range(1, draw(st.integers(1, 3)) + 1):
+        order = draw(st.permutations(players))
+        rows += [
+            {
+                "round": round_no,
+                "deal": 1,
+                "table": i // k + 1,
+                "seat": i % k,
+                "player": player,
+                "score": draw(st.integers(0, 3)),
+            }
+            for i, player in enumerate(order)
+        ]
+    return pd.DataFrame(rows)
 
 
-@settings(max_examples=80, deadline=None)
+def met_pairs(results: pd.DataFrame) -> set[frozenset[str]]:
+    """Every pair of players who sat at one table in some round."""
+    met = set()
+    for _, table in results.groupby(["round", "table"]):
+        met |= {frozenset(pair) for pair in combinations(table["player"], 2)}
+    return met
+
+
+def cost(
+    tables: dict[str, int], ranked: list[str], k: int, met: set[frozenset[str]]
+) -> tuple[int, int]:
+    """(tablemates who have met before, how far players sit from their snake table):
+    what avoiding repeats makes as small as it can, in that order."""
+    at: dict[int, list[str]] = {}
+    for player, table in tables.items():
+        at.setdefault(table, []).append(player)
+    repeats = sum(
+        frozenset(pair) in met for players in at.values() for pair in combinations(players, 2)
+    )
+    moved = sum(abs(tables[p] - (i // k + 1)) for i, p in enumerate(ranked))
+    return repeats, moved
+
+
+def tables_of(results: pd.DataFrame, k: int, **options: object) -> dict[str, int]:
+    seating = duplicate.seat(results, table_size=k, **options).frame  # type: ignore[arg-type]
+    return dict(zip(seating["player"].astype(str), seating["table"].astype(int), strict=True))
+
+
+@settings(max_examples=20, deadline=None)
 @given(histories())
-def test_avoiding_repeats_never_does_worse_than_the_snake(
-    case: tuple[int, int, list[tuple[int, int]]],
-) -> None:
-    k, n, pairs = case
-    met = met_from_pairs(pairs, n)
-    table = assign_tables(np.arange(n, dtype=np.int64), k, met, n)
-    assert sorted(np.bincount(table, minlength=n // k)) == [k] * (n // k)
-    assert cost_of(table, k, met, n) <= cost_of(np.arange(n) // k, k, met, n)
+def test_avoiding_repeats_never_does_worse_than_the_snake(results: pd.DataFrame) -> None:
+    k = int(results.groupby(["round", "table"]).size().max())
+    ranked = [str(p) for p in duplicate.standings(results).frame["player"]]
+    met = met_pairs(results)
+    snake = tables_of(results, k, avoid_repeats=False, order="straight")
+    avoided = tables_of(results, k, order="straight")
+    assert sorted(pd.Series(avoided).value_counts()) == [k] * (len(ranked) // k)
+    assert cost(avoided, ranked, k, met) <= cost(snake, ranked, k, met)
 
 
-def all_tablings(n: int, k: int) -> list[np.ndarray]:
-    """Every way to split ranks 0..n-1 into ordered tables of k."""
-    if n == 0:
-        return [np.zeros(0, dtype=np.int64)]
+def all_tablings(players: list[str], k: int) -> list[dict[str, int]]:
+    """Every way to split the players into numbered tables of k."""
+    if not players:
+        return [{}]
     out = []
-    for first in combinations(range(n), k):
-        rest = [i for i in range(n) if i not in first]
-        for sub in all_tablings(n - k, k):
-            table = np.empty(n, dtype=np.int64)
-            table[list(first)] = 0
-            table[rest] = sub + 1
-            out.append(table)
+    for first in combinations(players, k):
+        rest = [p for p in players if p not in first]
+        for tabling in all_tablings(rest, k):
+            out.append({**dict.fromkeys(first, 1), **{p: t + 1 for p, t in tabling.items()}})
     return out
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=20))
-def test_a_window_covering_the_field_finds_the_global_optimum(pairs: list[tuple[int, int]]) -> None:
-    n, k = 9, 3
-    met = met_from_pairs([(a, b) for a, b in pairs if a != b], n)
-    best = min(cost_of(t, k, met, n) for t in all_tablings(n, k))
-    # With a window of n - k ranks every tabling is reachable, so the DP must find the best.
-    table = assign_tables(np.arange(n, dtype=np.int64), k, met, n, window=n - k)
-    assert cost_of(table, k, met, n) == best
+@settings(max_examples=25, deadline=None)
+@given(histories(k=3, n=9))
+def test_a_window_covering_the_field_finds_the_best_seating(results: pd.DataFrame) -> None:
+    ranked = [str(p) for p in duplicate.standings(results).frame["player"]]
+    met = met_pairs(results)
+    best = min(cost(t, ranked, 3, met) for t in all_tablings(ranked, 3))
+    # With a window of n - k ranks every tabling is reachable: the best is found.
+    found = tables_of(results, 3, order="straight", window=6)
+    assert cost(found, ranked, 3, met) == best
 
 
 @pytest.mark.slow
@@ -114,9 +131,9 @@ def test_seats_rotate_for_a_player_always_in_the_same_seat() -> None:
             "score": [1, 0, 1, 0],
         }
     )
-    plain = seat_next_round(frame, table_size=2, avoid_repeats=False).frame
+    plain = duplicate.seat(frame, table_size=2, avoid_repeats=False).frame
     assert list(plain.sort_values("seat")["player"]) == ["A", "B"]
-    balanced = seat_next_round(frame, table_size=2).frame
+    balanced = duplicate.seat(frame, table_size=2).frame
     assert list(balanced.sort_values("seat")["player"]) == ["B", "A"]
 
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
 import duplicate
-from duplicate.games.big2 import big2_scores, card_points
 from tests.conftest import SAMPLE
 
 
@@ -66,11 +64,18 @@ def test_doudizhu_example_from_002() -> None:
 
 
 def test_rank_point_schedule_to_the_cent() -> None:
-    from duplicate.scoring.scores import rank_points_cents
-
-    ranks = np.arange(1, 12, dtype=np.int64)
-    cents = rank_points_cents(ranks, duplicate.Rules())
-    assert list(cents) == [
+    """Ranks 1 to 11 on one deal (eleven players, one comparison group)."""
+    frame = pd.DataFrame(
+        {
+            "deal": 1,
+            "seat": 0,
+            "player": [f"p{i:02d}" for i in range(11)],
+            "score": range(11, 0, -1),
+        }
+    )
+    scored = duplicate.score(frame).frame
+    assert list(scored["deal_rank"]) == list(range(1, 12))
+    assert [int(p * 100) for p in scored["rank_points"]] == [
         1_000_000,
         700_000,
         500_000,
@@ -85,12 +90,27 @@ def test_rank_point_schedule_to_the_cent() -> None:
     ]
 
 
+def big2(rows: list[dict[str, object]]) -> list[int]:
+    """The Big Two scores of one deal's table from its raw outcomes."""
+    records = [
+        {"round": 1, "deal": 1, "table": 1, "seat": i, "player": f"P{i}", **r}
+        for i, r in enumerate(rows)
+    ]
+    raw = pd.DataFrame(records, dtype=object).fillna("").astype(str)
+    return [int(s) for s in duplicate.game_score(raw, "big2").frame["score"]]
+
+
 def test_big2_card_points_and_appendix_1_example() -> None:
-    assert list(card_points(np.array([0, 5, 7, 8, 9, 10, 12, 13]))) == [0, 5, 7, 16, 18, 30, 36, 52]
-    scores = big2_scores(
-        pd.Series(["t"] * 4),
-        np.array([5, 8, 0, 12]),
-        np.array([False] * 4),
-        np.array([True, False, False, True]),
+    # The player out of cards against three with n cards left each wins three times the
+    # points of n cards.
+    points = {n: big2([{"cards_left": 0}, *[{"cards_left": n}] * 3])[0] // 3 for n in range(1, 14)}
+    assert [points[n] for n in (5, 7, 8, 9, 10, 12, 13)] == [5, 7, 16, 18, 30, 36, 52]
+    scores = big2(
+        [
+            {"cards_left": 5, "doubled": 1},
+            {"cards_left": 8},
+            {"cards_left": 0},
+            {"cards_left": 12, "doubled": 1},
+        ]
     )
-    assert list(scores) == [136, 2, 98, -236]
+    assert scores == [136, 2, 98, -236]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import tempfile
 import tomllib
 from decimal import Decimal
 from fractions import Fraction
@@ -15,11 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import duplicate
+from duplicate import StageRules
 from duplicate.cli import app
-from duplicate.options import parse_schedule
-from duplicate.stages.elimination import Hand, Seat, eliminate, settle
-from duplicate.stages.hand_log import parse_hand_log
-from duplicate.stages.stage_rules import StageRules, base_at
 from tests import stage_reference
 from tests.conftest import SAMPLE
 
@@ -54,22 +53,49 @@ def test_the_worked_example_of_section_8(tmp_path: Path) -> None:
     assert (d_to_f["owed"], d_to_f["paid"], d_to_f["cap"]) == ("600", "400", "payer_left")
 
 
-def hand(*seats: tuple[str, int]) -> Hand:
-    return Hand(1, 1, Fraction(0), [Seat(p, i, s, i + 2) for i, (p, s) in enumerate(seats)])
+def ledger_of(tmp_path: Path, hands: list[tuple[int, int, str, int]], base: str) -> pd.DataFrame:
+    """The ledger of a stage of 1000 chips a player, nobody out, from (hand, minute,
+    player, score) rows at one table, seats in the order given."""
+    log = tmp_path / "hands.csv"
+    seat: dict[int, int] = {}
+    lines = ["hand,minute,table,seat,player,score"]
+    for number, minute, player, score in hands:
+        seat[number] = seat.get(number, -1) + 1
+        lines.append(f"{number},{minute},T1,{seat[number]},{player},{score}")
+    log.write_text("\n".join(lines) + "\n")
+    ledger = tmp_path / "ledger.csv"
+    options = ["--start", "1000", "--base", base, "--eliminate-below", "0"]
+    code, _, err = run("elimination", log, *options, "--ledger", ledger, "-o", tmp_path / "s.csv")
+    assert code == 0, err
+    return pd.read_csv(ledger, dtype=str, keep_default_na=False)
 
 
-def test_the_seeds_two_minimization_examples() -> None:
+def test_the_seeds_two_minimization_examples(tmp_path: Path) -> None:
     """003: a winner with 30 chips owed 200 receives 30; a loser with 120 who owes 140
     pays 120."""
-    [paid] = settle(hand(("W", 2), ("L", -2)), 100, {"W": 30, "L": 1000})
-    assert (paid["paid"], paid["cap"]) == (30, "payee_chips")
-    [paid] = settle(hand(("W", 14), ("L", -14)), 10, {"W": 1000, "L": 120})
-    assert (paid["paid"], paid["cap"]) == (120, "payer_chips")
+    # Hand 1 (base 10) leaves W with 30 chips; hand 2 is played for a base of 100.
+    first = [(1, 1, "W", -97), (1, 1, "X", 97), (2, 6, "W", 2), (2, 6, "L", -2)]
+    paid = ledger_of(tmp_path, first, "0:10,5:100").query("hand == '2'")
+    assert paid[["payer", "payee", "owed", "paid", "cap"]].values.tolist() == [
+        ["L", "W", "200", "30", "payee_chips"]
+    ]
+    # Hand 1 leaves L with 120 chips; hand 2, for a base of 10, takes them all.
+    second = [(1, 1, "L", -88), (1, 1, "X", 88), (2, 2, "W", 14), (2, 2, "L", -14)]
+    paid = ledger_of(tmp_path, second, "0:10").query("hand == '2'")
+    assert paid[["payer", "payee", "owed", "paid", "cap"]].values.tolist() == [
+        ["L", "W", "140", "120", "payer_chips"]
+    ]
 
 
-def test_a_paying_hub_pays_in_seat_order_after_its_own_seat() -> None:
-    payments = settle(hand(("A", 2), ("B", 2), ("C", -4)), 100, {"A": 900, "B": 900, "C": 300})
-    assert [(p["payee"], p["paid"]) for p in payments] == [("A", 200), ("B", 100)]
+def test_a_paying_hub_pays_in_seat_order_after_its_own_seat(tmp_path: Path) -> None:
+    # Hand 1 leaves A and B with 900 chips and C with 300; in hand 2 C owes 400 to each.
+    hands = [(1, 1, "A", -1), (1, 1, "B", -1), (1, 1, "C", -7), (1, 1, "X", 9)]
+    hands += [(2, 2, "A", 2), (2, 2, "B", 2), (2, 2, "C", -4)]
+    paid = ledger_of(tmp_path, hands, "0:100").query("hand == '2'")
+    assert paid[["payer", "payee", "paid"]].values.tolist() == [
+        ["C", "A", "200"],
+        ["C", "B", "100"],
+    ]
 
 
 # Random stages: tables of 3, scores with one winner or one loser, hands that only
@@ -83,7 +109,9 @@ def stages(draw: st.DrawFn) -> tuple[list[dict[str, object]], StageRules]:
     share = draw(st.sampled_from([Decimal("0.25"), Decimal(0), Decimal("1.5")]))
     rules = StageRules(
         start=start,
-        base=parse_schedule(schedule_text),
+        base=tuple(
+            (Decimal(m), int(b)) for m, b in (p.split(":") for p in schedule_text.split(","))
+        ),
         eliminate_below=share,
         eliminate_below_chips=fixed,
         advance=draw(st.integers(0, n)),
@@ -125,9 +153,16 @@ def stages(draw: st.DrawFn) -> tuple[list[dict[str, object]], StageRules]:
 common = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 
 
+def stage_of(rows: list[dict[str, object]], rules: StageRules) -> duplicate.StageTable:
+    """The elimination of a hand log read from a Parquet file of `rows`."""
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "hands.parquet"
+        pd.DataFrame(rows).to_parquet(log, index=False)
+        return duplicate.elimination(str(log), duplicate.Rules(stage=rules))
+
+
 def standings_of(rows: list[dict[str, object]], rules: StageRules) -> pd.DataFrame:
-    log = parse_hand_log(pd.DataFrame(rows), "hands", 2)
-    return eliminate(log, rules).standings
+    return stage_of(rows, rules).frame
 
 
 @common
@@ -167,19 +202,20 @@ def test_chips_are_conserved_never_negative_and_out_means_below_the_limit(
     rows, rules = stage
     if not rows:
         return
-    log = parse_hand_log(pd.DataFrame(rows), "hands", 2)
-    result = eliminate(log, rules)
-    table = result.standings
+    result = stage_of(rows, rules)
+    table = result.frame
     assert int(table["chips"].sum()) == rules.start * len(table)
     assert (table["chips"] >= 0).all()
     ledger = result.ledger
     assert (ledger["paid"] >= 0).all()
     assert (ledger["paid"] <= ledger["owed"]).all()
     assert (ledger[["payer_chips_after", "payee_chips_after"]] >= 0).all().all()
+    assert rules.base is not None
+    schedule = [(Fraction(m), b) for m, b in rules.base]
     last_base = {}
     for record in sorted(rows, key=lambda r: (r["minute"], r["hand"])):
         minute = Fraction(str(record["minute"]))
-        last_base[record["player"]] = base_at(rules.elimination_base(), minute)
+        last_base[record["player"]] = stage_reference.base_at(schedule, minute)
     for row in table.itertuples():
         below = (
             row.chips < rules.eliminate_below_chips
@@ -387,21 +423,32 @@ def test_a_base_schedule_starts_at_0_and_grows(base: str, fragment: str) -> None
 
 
 def test_a_swiss_final_settles_equal_totals_by_registration_alone() -> None:
-    from duplicate.seating.next_round import by_registration
-
-    standings = pd.DataFrame(
-        {
-            "section": ["", "", "", "", ""],
-            "player": ["A", "B", "C", "D", "E"],
-            "total": [30, 20, 20, 20, 10],
-            "decided_by": ["", "total", "beaten_avg", "tied", "total"],
-        }
+    """B, D and C are level on their totals (C behind on rank counts): the next round
+    seats them by registration, D and C registered first, B not in the file."""
+    ranks = {1: ["A", "B", "C", "D", "E"], 2: ["A", "D", "C", "B", "E"]}  # best first
+    results = pd.DataFrame(
+        [
+            {"deal": deal, "seat": 0, "player": player, "score": 10 - place}
+            for deal, order in ranks.items()
+            for place, player in enumerate(order)
+        ]
     )
-    players = pd.DataFrame(
-        {"player": ["D", "C", "A", "E"], "withdrawn": False, "registered": [1, 2, 3, 4]}
-    )
-    # B, C and D are level on 20: D and C registered first; B is not in the file.
-    assert list(by_registration(standings, players)["player"]) == ["A", "D", "C", "B", "E"]
+    # 2nd and 4th make a 3rd twice: 0.7 + 0.3 = 0.5 + 0.5.
+    rules = duplicate.Rules(rank_factors=tuple(Decimal(f) for f in ("1", "0.7", "0.5", "0.3")))
+    standings = duplicate.standings(results, rules).frame
+    assert list(standings["player"]) == ["A", "B", "D", "C", "E"]
+    assert standings["total"].tolist()[1:4] == [Decimal("10000.00")] * 3
+    players = pd.DataFrame({"player": ["D", "C", "A", "E"]})
+    seating = duplicate.seat(
+        results,
+        rules,
+        players=players,
+        table_size=5,
+        order="straight",
+        avoid_repeats=False,
+        tie_rule="registration",
+    ).frame
+    assert list(seating.sort_values("seat")["player"]) == ["A", "D", "C", "B", "E"]
 
 
 def test_seat_with_the_registration_tie_rule_needs_the_players_file(tmp_path: Path) -> None:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from duplicate.scoring.standard_points import standard_points
 from tests.conftest import GOLDEN
 
 SP = duplicate.Rules(method="standard-points")
@@ -59,7 +57,12 @@ def test_the_003_example() -> None:
     ],
 )
 def test_the_conversion_table(difference: int, points: int) -> None:
-    assert standard_points(np.array([difference]))[0] == points
+    """Two results 2d apart: the datum is midway, and their differences are -d and +d."""
+    frame = pd.DataFrame({"deal": 1, "seat": 0, "player": ["a", "b"], "score": [0, 2 * difference]})
+    scored = duplicate.score(frame, SP).frame.set_index("player")
+    assert scored.loc["b", "difference"] == difference
+    assert scored.loc["b", "standard_points"] == points
+    assert scored.loc["a", "standard_points"] == -points
 
 
 def test_fractional_differences_round_half_up_before_the_table() -> None:

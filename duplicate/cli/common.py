@@ -129,7 +129,7 @@ def load(
     else:
         found = resolve(source)  # its kind found once, for the tuning and the read
         reading = process.reading(found.kind)
-    with reading:
+    with reading, working(f"reading {source}"):
         event = load_event(found, kind=kind, max_rows=max_rows(), **given, **extra)
     if say:
         say_warnings(event.warnings)
@@ -143,14 +143,19 @@ def say_warnings(problems: Sequence[Problem]) -> None:
 
 
 def working(message: str, console: Console | None = None) -> AbstractContextManager[object]:
-    """A spinner with `message` on stderr for a person at a terminal; nothing otherwise."""
+    """A spinner with `message` on stderr for a person at a terminal; nothing otherwise.
+    The message is shown as it is: a file name may hold what rich reads as markup."""
     if console is None:
         if sys.stderr is None or not sys.stderr.isatty():
             return nullcontext()
         from rich.console import Console
 
         console = Console(stderr=True, highlight=False)
-    return console.status(message) if console.is_terminal else nullcontext()
+    if not console.is_terminal:
+        return nullcontext()
+    from rich.text import Text
+
+    return console.status(Text(message))
 
 
 def stdout_is_terminal() -> bool:

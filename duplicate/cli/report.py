@@ -40,8 +40,7 @@ def report(
     """
     import duplicate
 
-    with working(f"reading {source}"):
-        event = load(source, settings)
+    event = load(source, settings)
     with working("building the report"):
         site = duplicate.report(event, lang.value)
     with publishing("report", site.rules, event, settings) as out:

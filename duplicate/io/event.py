@@ -107,17 +107,12 @@ def add_round(
         raise InvalidData(problems)
     target = rounds_folder(folder) / f"round-{number:04d}.parquet"
     _check_with_the_rest(folder, raw, target, name, rules)
-    replaced = None
-    if target.exists():
-        if not replace:
-            raise UsageError(
-                f"round {number} is already in the event ({target}); "
-                "give {opt:replace} to store a corrected upload",
-                "event.round-exists",
-            )
-        digest = sha256_of(target)[:12]
-        replaced = folder / "replaced" / f"round-{number:04d}-{digest}.parquet"
-        shutil.copyfile(target, replaced)
+    refused = UsageError(
+        f"round {number} is already in the event ({target}); "
+        "give {opt:replace} to store a corrected upload",
+        "event.round-exists",
+    )
+    replaced = _keep_replaced(folder, target, replace, refused)
     data = _parquet(raw)
     write_file(target, data, overwrite=replace)
     log(
@@ -162,17 +157,12 @@ def store_adjustments(
         results = read_results(folder, deal_scope=event_rules(folder).deal_scope)
         match_adjustments(results, adjustments)
     target = folder / ADJUSTMENTS_FILE
-    replaced = None
-    if target.exists():
-        if not replace:
-            raise UsageError(
-                f"the event has adjustments already ({target}); give {{opt:replace}} to "
-                "store the corrected ones",
-                "event.adjustments-exist",
-            )
-        digest = sha256_of(target)[:12]
-        replaced = folder / "replaced" / f"adjustments-{digest}.csv"
-        shutil.copyfile(target, replaced)
+    refused = UsageError(
+        f"the event has adjustments already ({target}); give {{opt:replace}} to "
+        "store the corrected ones",
+        "event.adjustments-exist",
+    )
+    replaced = _keep_replaced(folder, target, replace, refused)
     text = raw.astype("str").where(raw.notna(), "")
     write_file(
         target, csv_bytes(pa.Table.from_pandas(text, preserve_index=False)), overwrite=replace
@@ -210,6 +200,18 @@ def event_status(folder: str | Path) -> dict[str, Any]:
         "replaced": sorted(p.name for p in (folder / "replaced").iterdir() if p.is_file()),
         "log": {"entries": len(lines), "chain_intact": chain_intact(lines)},
     }
+
+
+def _keep_replaced(folder: Path, target: Path, replace: bool, refused: UsageError) -> Path | None:
+    """A stored file about to be replaced, kept in replaced/ under its name and the
+    start of its sha256 (`refused` unless `replace`); None when there is none yet."""
+    if not target.exists():
+        return None
+    if not replace:
+        raise refused
+    kept = folder / "replaced" / f"{target.stem}-{sha256_of(target)[:12]}{target.suffix}"
+    shutil.copyfile(target, kept)
+    return kept
 
 
 def _canonical(raw: pd.DataFrame, source: str) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""A slow, literal reading of SCORING.md sections 2-4, to check the vectorised code.
+"""A slow, literal reading of docs/scoring.md sections 2-4, to check the vectorised code.
 
 Plain Python with Fractions and pairwise comparisons: no numpy, no cleverness. Rows
 are compared only with rows of their own deal (and table), so events of thousands of

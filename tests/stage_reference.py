@@ -1,4 +1,4 @@
-"""A literal reading of SCORING.md 8.1-8.2, one hand at a time, to check duplicate.stages.
+"""A literal reading of docs/scoring.md 8.1-8.2, one hand at a time, to check duplicate.stages.
 
 Plain Python over a list of row dicts: no pandas, no shared code with the package.
 """
@@ -86,7 +86,7 @@ def run_stage(
 
 
 def carried(chips: int, carry: str, ratio: Decimal) -> int:
-    """SCORING.md 8.3: chips x ratio or sqrt(chips) x ratio, half up to a point."""
+    """docs/scoring.md 8.3: chips x ratio or sqrt(chips) x ratio, half up to a point."""
     if carry == "none":
         return 0
     with localcontext() as context:

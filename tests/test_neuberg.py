@@ -1,4 +1,4 @@
-"""Bridge-grade matchpointing (SCORING.md section 9): Neuberg factoring, and the
+"""Bridge-grade matchpointing (docs/scoring.md section 9): Neuberg factoring, and the
 warning when no result is compared with any other."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SCORING.md's worked examples and the seeds' examples, as the numbers the documents print."""
+"""docs/scoring.md's worked examples and the seeds' examples, as the numbers the documents print."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stage formats (SCORING.md section 8): elimination, fixed-hand finals, equal results."""
+"""Stage formats (docs/scoring.md section 8): elimination, fixed-hand finals, equal results."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_the_worked_example_of_section_8(tmp_path: Path) -> None:
     code, _, err = run("elimination", EXAMPLE, *EXAMPLE_OPTIONS, "--ledger", ledger, "-o", out)
     assert code == 0, err
     standings = pd.read_csv(out, dtype=str, keep_default_na=False)
-    # SCORING.md: 1 F 2200, 2 B 2100, 3 A 1700 (qualified, carried as much),
+    # docs/scoring.md: 1 F 2200, 2 B 2100, 3 A 1700 (qualified, carried as much),
     # 4 E (out in hand 4), 5 C (hand 3), 6 D (hand 2).
     assert list(standings["player"]) == ["F", "B", "A", "E", "C", "D"]
     assert list(standings["chips"]) == ["2200", "2100", "1700", "0", "0", "0"]

@@ -1,4 +1,4 @@
-"""Who sat where (SCORING.md section 1): an event is refused exactly when a plain
+"""Who sat where (docs/scoring.md section 1): an event is refused exactly when a plain
 reading of the rules finds one broken, with the problems named, however its rows are
 ordered and its ids spelled; a sound event scores as the reference."""
 

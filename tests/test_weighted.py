@@ -1,4 +1,4 @@
-"""Weighted assigned scores (SCORING.md section 9): one result replaced by several scores
+"""Weighted assigned scores (docs/scoring.md section 9): one result replaced by several scores
 with weights; the result scores each part against the others as played, and every other
 result is compared with each part, by its weight."""
 

@@ -2,7 +2,7 @@
 
 A Big Two event: 48 players, 3 rounds of 8 deals, tables of 4, with play times.
 Round 1 is seated at random; later rounds by the standings so far, in the snake order
-of SCORING.md section 5. Game scores come from simulated cards left, shown hands and
+of docs/scoring.md section 5. Game scores come from simulated cards left, shown hands and
 doubles through the Big Two scoring of section 6. Seeded: every run writes the same files.
 """
 

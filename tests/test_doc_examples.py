@@ -58,7 +58,8 @@ def examples(page: Path) -> list[Example]:
     for block in BLOCK.finditer(text):
         first = text.count("\n", 0, block.start(1)) + 1
         lines = block.group(1).splitlines()
-        assert lines and lines[0].startswith("$ "), f"{name}:{first}: a block starts with '$ '"
+        assert lines, f"{name}:{first}: an empty block"
+        assert lines[0].startswith("$ "), f"{name}:{first}: a block starts with '$ '"
         index = 0
         while index < len(lines):
             line_number = first + index
@@ -138,9 +139,7 @@ def _run(
     )
     out = _trimmed(done.stdout.decode("utf-8", "replace").splitlines())
     err = _trimmed(done.stderr.decode("utf-8", "replace").splitlines())
-    if example.command.rstrip().endswith(NOT_COMPARED) or _interleaved(
-        example.expected, out, err
-    ):
+    if example.command.rstrip().endswith(NOT_COMPARED) or _interleaved(example.expected, out, err):
         return done.returncode, None
     return done.returncode, "\n".join(
         [
@@ -175,4 +174,3 @@ def test_the_page_s_examples_are_what_the_program_prints(page: Path, tmp_path: P
             differences.append(difference)
     if differences:
         pytest.fail("\n\n".join(differences), pytrace=False)
-

@@ -223,22 +223,25 @@ def bench_small_event(tool: list[str], repeat: int) -> None:
             source = SMALL_EVENT.with_suffix(f".{suffix}")
             print(f"-- small event: {source.name}, best of {n} runs")
             duckdb = duckdb_command(source, out / "duckdb.parquet")
+            floor = [sys.executable, str(FLOOR), str(source), str(out / "floor.parquet")]
             jobs = [
                 ("score, Parquet out", [*tool, "score", str(source), "-o", str(out / "s.parquet")]),
                 (
                     "standings, Parquet out",
                     [*tool, "standings", str(source), "-o", str(out / "t.parquet")],
                 ),
+                ("only read and write (floor.py)", floor),
             ]
             # (No peak memory: these processes are smaller than this one.)
             if duckdb is None:
                 timed_in_turn(jobs, n, peak=False)
                 continue
-            score, standings, theirs = timed_in_turn(
+            score, standings, least, theirs = timed_in_turn(
                 [*jobs, ("DuckDB SQL, the same scores", duckdb)], n, peak=False
             )
             print(f"{'score / DuckDB':<46} {score / theirs:7.2f}")
-            print(f"{'standings / DuckDB':<46} {standings / theirs:7.2f}", flush=True)
+            print(f"{'standings / DuckDB':<46} {standings / theirs:7.2f}")
+            print(f"{'floor / DuckDB':<46} {least / theirs:7.2f}", flush=True)
 
 
 def main() -> None:

@@ -6,9 +6,9 @@ a table as wide as `score`'s (the 7 columns read, a section, six numbers per row
 from a small table, an empty adjustment) with `duplicate`'s Parquet writer, in the
 input's order. Nothing is parsed exactly, checked, ordered or scored.
 
-`make bench` times it beside `score` and DuckDB: floor / DuckDB is how close to
-DuckDB's time `score` could come if everything it does besides reading and writing
-were free.
+`make bench` times it beside `score` and DuckDB, on the large shapes and on the small
+event: floor / DuckDB is how close to DuckDB's time `score` could come if everything it
+does besides reading and writing were free (on a small event, mostly the imports).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from duplicate.cli import process
 process.tune()
 
 import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402, F401  (imported by every command that computes scores)
 import pyarrow as pa  # noqa: E402
 import pyarrow.csv as pacsv  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402

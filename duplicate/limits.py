@@ -34,6 +34,22 @@ MAX_LISTED = 50
 # congress a few megabytes.
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
 
+# Tags in a USEBIO file, counted before it is parsed: its parsed tree takes some 150
+# bytes an element, and a congress's session holds a few hundred thousand.
+MAX_SESSION_TAGS = 2_000_000
+
+# Results (traveller lines) in a session file: a congress's session holds tens of
+# thousands; more is not a session, and reading each line takes its time.
+MAX_SESSION_RESULTS = 250_000
+
+# Problems found in a session file before reading stops: a file of millions of bad lines
+# is refused as fast as a file of one (the first MAX_LISTED are listed, the rest counted).
+MAX_SESSION_PROBLEMS = 1000
+
+# A round given on the command line: rounds count from 1; beyond this a typo is likelier
+# than a round.
+MAX_ROUND = 1_000_000
+
 # An .xlsx workbook's contents once unpacked (a zip archive can hold far more than its
 # size): Excel's own limit of a million rows fits well within it.
 MAX_WORKBOOK_BYTES = 1024 * 1024 * 1024

@@ -30,6 +30,10 @@ MAX_TABLE_SIZE = 8
 # Problems listed one by one; the rest are counted by kind.
 MAX_LISTED = 50
 
+# Points a finalist carries into a stage's final: a whole number of at most these
+# digits (a total of them and the final's hands stays far within int64).
+MAX_CARRIED_DIGITS = 15
+
 # A bridge session file to import (PBN, USEBIO): a club's session is kilobytes, a
 # congress a few megabytes.
 MAX_IMPORT_BYTES = 64 * 1024 * 1024

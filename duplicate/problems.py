@@ -521,6 +521,12 @@ KINDS: tuple[Kind, ...] = (
         "Check the scores; a hand has one winner or one loser.",
     ),
     Kind(
+        "hands.mixed-seats",
+        "A hand log writes some seats as compass points (N, E, S, W) and others not: the "
+        "order of the seats, and so who is paid first, cannot be told.",
+        "Write every seat as a compass point, or every seat as a number from 0.",
+    ),
+    Kind(
         "hands.two-at-once",
         "A player is in two hands ending at the same minute.",
         "Correct the minute or the player.",
@@ -541,6 +547,18 @@ KINDS: tuple[Kind, ...] = (
         "Check the log, or give the final's number of hands.",
     ),
     Kind("final.no-hands", "A final of fewer than 1 hand.", "Give the hands every finalist plays."),
+    Kind(
+        "final.carried-twice",
+        "The carried points list a player more than once: which points they carry cannot be told.",
+        "Keep one row for each player.",
+    ),
+    Kind(
+        "final.carried-unknown",
+        "A player carries points into the final but plays no hand of its log (a "
+        "misspelt name, in the log or in the carried points).",
+        "Correct the name; a qualifier who does not play the final: leave their carried "
+        "cell empty.",
+    ),
     # -- bridge sessions ------------------------------------------------------------------
     Kind(
         "session.no-results",

@@ -256,6 +256,7 @@ HOSTILE_SESSIONS = {
     "pi.xml": usebio_text(TRAVELLERS).replace("<SCORE>420", "<SCORE>42<?x?>0").encode(),
     "utf16.xml": usebio_text(TRAVELLERS).replace("UTF-8", "UTF-16").encode("utf-16"),
     "nul.pbn": b"\x00" * 1000,
+    "columns.pbn": b'[Board "1"]\n[ScoreTable "' + b"PairId_NS;" * 200_000 + b'x"]\n1 2\n',
 }
 
 

@@ -13,6 +13,7 @@ Section, ScoreTable) given twice in one game, is refused: either could be meant.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from duplicate.errors import Problem
@@ -121,7 +122,7 @@ def _tag(line: str, number: int, game: _Game, previous: _Game, found: Findings) 
     game.columns = None
     if name == "ScoreTable":
         game.columns = [column.split("\\")[0].strip() for column in value.split(";")]
-        twice = sorted({c for c in game.columns if game.columns.count(c) > 1})
+        twice = sorted(c for c, n in Counter(game.columns).items() if n > 1)
         if twice:
             found.add(
                 Problem(

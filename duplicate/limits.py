@@ -30,9 +30,29 @@ MAX_TABLE_SIZE = 8
 # Problems listed one by one; the rest are counted by kind.
 MAX_LISTED = 50
 
+# Points a finalist carries into a stage's final: a whole number of at most these
+# digits (a total of them and the final's hands stays far within int64).
+MAX_CARRIED_DIGITS = 15
+
 # A bridge session file to import (PBN, USEBIO): a club's session is kilobytes, a
 # congress a few megabytes.
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
+
+# Tags in a USEBIO file, counted before it is parsed: its parsed tree takes some 150
+# bytes an element, and a congress's session holds a few hundred thousand.
+MAX_SESSION_TAGS = 2_000_000
+
+# Results (traveller lines) in a session file: a congress's session holds tens of
+# thousands; more is not a session, and reading each line takes its time.
+MAX_SESSION_RESULTS = 250_000
+
+# Problems found in a session file before reading stops: a file of millions of bad lines
+# is refused as fast as a file of one (the first MAX_LISTED are listed, the rest counted).
+MAX_SESSION_PROBLEMS = 1000
+
+# A round given on the command line: rounds count from 1; beyond this a typo is likelier
+# than a round.
+MAX_ROUND = 1_000_000
 
 # An .xlsx workbook's contents once unpacked (a zip archive can hold far more than its
 # size): Excel's own limit of a million rows fits well within it.

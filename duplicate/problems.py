@@ -10,6 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from duplicate.limits import (
+    MAX_IMPORT_BYTES,
+    MAX_ROUND,
+    MAX_SESSION_PROBLEMS,
+    MAX_SESSION_RESULTS,
+    MAX_SESSION_TAGS,
+)
+
 
 @dataclass(frozen=True)
 class Kind:
@@ -513,6 +521,12 @@ KINDS: tuple[Kind, ...] = (
         "Check the scores; a hand has one winner or one loser.",
     ),
     Kind(
+        "hands.mixed-seats",
+        "A hand log writes some seats as compass points (N, E, S, W) and others not: the "
+        "order of the seats, and so who is paid first, cannot be told.",
+        "Write every seat as a compass point, or every seat as a number from 0.",
+    ),
+    Kind(
         "hands.two-at-once",
         "A player is in two hands ending at the same minute.",
         "Correct the minute or the player.",
@@ -533,6 +547,18 @@ KINDS: tuple[Kind, ...] = (
         "Check the log, or give the final's number of hands.",
     ),
     Kind("final.no-hands", "A final of fewer than 1 hand.", "Give the hands every finalist plays."),
+    Kind(
+        "final.carried-twice",
+        "The carried points list a player more than once: which points they carry cannot be told.",
+        "Keep one row for each player.",
+    ),
+    Kind(
+        "final.carried-unknown",
+        "A player carries points into the final but plays no hand of its log (a "
+        "misspelt name, in the log or in the carried points).",
+        "Correct the name; a qualifier who does not play the final: leave their carried "
+        "cell empty.",
+    ),
     # -- bridge sessions ------------------------------------------------------------------
     Kind(
         "session.no-results",
@@ -562,18 +588,50 @@ KINDS: tuple[Kind, ...] = (
         "Export the file again with every traveller complete.",
     ),
     Kind(
+        "session.entity",
+        "A USEBIO value holds an entity (&name;), which is never expanded: the value "
+        "would be read in part.",
+        "Write the value itself; a literal & is written &amp;.",
+    ),
+    Kind(
+        "session.misplaced-element",
+        "A USEBIO element where the format has none: a BOARD inside a BOARD, a traveller "
+        "line outside any BOARD, an element inside a value.",
+        "Export the file again; an edited file keeps each element where the format puts it.",
+    ),
+    Kind(
+        "session.repeated-element",
+        "A USEBIO element, or a PBN tag read to score (Board, Section, ScoreTable), given "
+        "twice where the format has one: either could be meant.",
+        "Keep one.",
+    ),
+    Kind(
+        "session.mixed-encoding",
+        "A session file written partly in UTF-8 and partly in ISO-8859-1 (or "
+        "windows-1252): read in either, part of it would be wrong.",
+        "Save the whole file in one encoding (UTF-8), or export it again.",
+    ),
+    Kind(
+        "session.too-many-problems",
+        f"Reading a session file stopped after {MAX_SESSION_PROBLEMS:,} problems; the lines "
+        "after were not read.",
+        "Correct the problems listed (or give the right file) and import again.",
+    ),
+    Kind(
         "session.pair-twice",
         "A pair plays a board more than once.",
         "Correct the pair numbers; in a Mitchell numbered 1.. both ways, rank two winners.",
     ),
     Kind(
         "session.too-large",
-        "The session file is larger than a session file is read to.",
+        "The session file is larger than a session file is read to "
+        f"({MAX_IMPORT_BYTES // 2**20} MiB, {MAX_SESSION_TAGS:,} XML tags, "
+        f"{MAX_SESSION_RESULTS:,} results); the rest is not read.",
         "Split the event into sessions.",
     ),
     Kind(
         "import.round",
-        "A session's round below 1.",
+        f"A session's round below 1 or above {MAX_ROUND:,}.",
         "Give the round this session is, from 1.",
     ),
     # -- published files, manifests -------------------------------------------------------

@@ -22,20 +22,12 @@ def import_session(
         >>> import duplicate
         >>> duplicate.import_session("club.pbn").frame  # doctest: +SKIP
     """
-    from duplicate.errors import UsageError
     from duplicate.event import Event, Part
-    from duplicate.imports import session_table
-    from duplicate.io.source import resolve
+    from duplicate.imports import read_session
 
-    if round_number is not None and round_number < 1:
-        raise UsageError(
-            f"{{opt:round_number}} {round_number}: rounds count from 1", "import.round"
-        )
-    where = resolve(str(source))
-    session = session_table(
-        where.read_bytes(), where.name, session_format, round_number or 1, winners
+    session = read_session(
+        str(source), session_format, 1 if round_number is None else round_number, winners
     )
-    event = Event(
-        where.name, session.rules, parts=(Part("session", str(source), len(session.table)),)
-    )
+    where = session.source
+    event = Event(where, session.rules, parts=(Part("session", str(source), len(session.table)),))
     return Table("results", session.rules, session.table, {"session": session.note}, event)

@@ -66,13 +66,20 @@ def final(
         >>> import duplicate
         >>> duplicate.final("final.csv", hands=6, carried="stage.csv").frame  # doctest: +SKIP
     """
-    from duplicate.stages.final import final_standings
+    from duplicate.io.read import source_name
+    from duplicate.stages.final import CARRIED, check_hands, final_standings
 
+    check_hands(hands)
     event = event_of(source, rules, kind="hands", **settings)
     used = event.rules.with_settings(base=event.rules.stage.final_base())
     points, part = _carried(carried, settings.get("encoding"))
     table = final_standings(
-        event.needs_hands("final"), hands, points, used.stage.final_base(), _registration(event)
+        event.needs_hands("final"),
+        hands,
+        points,
+        used.stage.final_base(),
+        _registration(event),
+        CARRIED if part is None else source_name(part.path),
     )
     if part is not None:
         from dataclasses import replace

@@ -121,7 +121,9 @@ def final(
     """
     import duplicate
     from duplicate.actions.stages import final_hands
+    from duplicate.stages.final import check_hands
 
+    check_hands(hand_count)
     event = load(hands, settings, kind="hands")
     if explain is not None:
         shown = final_hands(event, explain)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from duplicate.errors import InvalidData, Problem
-from duplicate.imports.session import Winners, results_table
-from duplicate.limits import MAX_IMPORT_BYTES
+from duplicate.errors import InvalidData, Problem, UsageError
+from duplicate.imports.session import Winners, refuse_mixed_encoding, results_table
+from duplicate.limits import MAX_IMPORT_BYTES, MAX_ROUND
 from duplicate.rules import Rules
 
 if TYPE_CHECKING:
@@ -55,12 +55,23 @@ def read_session(
     winners: Winners = "auto",
 ) -> Session:
     """A PBN or USEBIO session as a results table (section, round, deal, seat, player,
-    score), with a note on how winners were chosen. `-` reads standard input."""
-    from duplicate.io.source import resolve
+    score), with a note on how winners were chosen. `-` reads standard input.
 
-    source = resolve(path)
-    data = source.read_bytes()
+    At most MAX_IMPORT_BYTES are read: a longer input is refused unread."""
+    from duplicate.io.source import read_at_most
+
+    check_round(round_number)
+    source, data = read_at_most(path, MAX_IMPORT_BYTES)
     return session_table(data, source.name, fmt, round_number, winners)
+
+
+def check_round(round_number: int) -> None:
+    """A session's round: from 1 to MAX_ROUND."""
+    if not 1 <= round_number <= MAX_ROUND:
+        raise UsageError(
+            f"{{opt:round_number}} {round_number}: rounds count from 1 to {MAX_ROUND:,}",
+            "import.round",
+        )
 
 
 def session_table(
@@ -74,26 +85,33 @@ def session_table(
     from duplicate.imports.pbn import read_pbn
     from duplicate.imports.usebio import read_usebio
 
+    check_round(round_number)
     if len(data) > MAX_IMPORT_BYTES:
         raise InvalidData(
             [
                 Problem(
                     source,
-                    f"is {len(data):,} bytes; a session file is read up to {MAX_IMPORT_BYTES:,}",
+                    f"is more than {MAX_IMPORT_BYTES:,} bytes, the most a session file may "
+                    "hold; the rest was not read",
                     hint="split the event into sessions",
                     code="session.too-large",
                 )
             ]
         )
     fmt = fmt or session_format(source, data)
-    lines = read_usebio(data, source) if fmt == "usebio" else read_pbn(_pbn_text(data), source)
+    if fmt == "usebio":
+        lines = read_usebio(data, source)
+    else:
+        lines = read_pbn(_pbn_text(data, source), source)
     table, note = results_table(lines, source, round_number, winners)
     return Session(table, note, fmt, source)
 
 
-def _pbn_text(data: bytes) -> str:
-    """PBN is ISO-8859-1 by its standard; UTF-8 (with or without a BOM) is read too."""
+def _pbn_text(data: bytes, source: str) -> str:
+    """PBN is ISO-8859-1 by its standard; UTF-8 (with or without a BOM) is read too. One
+    file holds one of them: a file that mixes them is refused."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
+        refuse_mixed_encoding(data, source)
         return data.decode("latin-1")

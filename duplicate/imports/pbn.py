@@ -6,20 +6,24 @@ lines after it, up to a blank line or the next tag, are the board's results. A t
 of "#" repeats the previous game's. Comments (`;` to the end of a line, `{...}`) and
 `%` directives are skipped. Only what scoring needs is read: the board, the section,
 the pair numbers and the score; a score given for one side only is the other's
-negation.
+negation. A column named twice in a results table, or a tag read here (Board,
+Section, ScoreTable) given twice in one game, is refused: either could be meant.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
-from duplicate.errors import InvalidData, Problem
-from duplicate.imports.session import TravellerLine
+from duplicate.errors import Problem
+from duplicate.imports.session import Findings, TravellerLine
 
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]\s*$')
 _TOKEN = re.compile(r'"[^"]*"|\S+')
 _SCORE = re.compile(r"[+-]?[0-9]{1,6}")
+# The tags read: each is given once in a game.
+_READ_TAGS = ("Board", "Section", "ScoreTable")
 _FIX_SCORE = (
     "give a score in points (420, -50); an artificial score (A60, 40%) is left out here "
     "and given as an adjustment (kind mp_pct or avg_plus)"
@@ -29,17 +33,27 @@ _FIX_SCORE = (
 @dataclass
 class _Game:
     tags: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)  # where each tag was given
     columns: list[str] | None = None
 
 
 def read_pbn(text: str, source: str) -> list[TravellerLine]:
     """Every result line of every board's results table, in file order."""
     lines: list[TravellerLine] = []
-    problems: list[Problem] = []
+    found = Findings(source)
     game, previous = _Game(), _Game()
     in_comment = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+    # Line ends as a text editor counts them (CR LF, LF or CR), a line at a time: a
+    # file of millions of lines is never held as a list of them.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    start, number = 0, 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line, start, number = text[start:end].strip(), end + 1, number + 1
+        if found.full:
+            found.stopped(number - 1, text.count("\n") + (not text.endswith("\n")))
+            break
         if in_comment:
             in_comment = "}" not in line
             continue
@@ -53,15 +67,16 @@ def read_pbn(text: str, source: str) -> list[TravellerLine]:
                 previous, game = game, _Game()
             continue
         if line.startswith("["):
-            _tag(line, number, game, previous, source, problems)
+            _tag(line, number, game, previous, found)
             continue
         if game.columns is None:
             continue  # an auction, a play record or a note: not needed to score
-        found = _result(line, number, game, source, problems)
-        if found is not None:
-            lines.append(found)
-    if not lines and not problems:
-        problems.append(
+        result = _result(line, number, game, found)
+        if result is not None:
+            lines.append(result)
+            found.count(lines, number)
+    if not lines and not found.problems:
+        found.add(
             Problem(
                 source,
                 "holds no results table ([ScoreTable] with its lines)",
@@ -69,17 +84,15 @@ def read_pbn(text: str, source: str) -> list[TravellerLine]:
                 code="session.no-results",
             )
         )
-    if problems:
-        raise InvalidData(problems)
+    found.raise_any()
     return lines
 
 
-def _tag(
-    line: str, number: int, game: _Game, previous: _Game, source: str, problems: list[Problem]
-) -> None:
+def _tag(line: str, number: int, game: _Game, previous: _Game, found: Findings) -> None:
+    source = found.source
     tag = _TAG.match(line)
     if tag is None:
-        problems.append(
+        found.add(
             Problem(
                 source,
                 f"{line[:40]!r} is not a tag pair",
@@ -93,15 +106,42 @@ def _tag(
     name, value = tag.groups()
     if value == "#":
         value = previous.tags.get(name, "")
+    if name in _READ_TAGS and name in game.tags:
+        found.add(
+            Problem(
+                source,
+                f"[{name}] is given twice in one game",
+                (game.lines[name], number),
+                hint="keep one; a blank line starts the next game",
+                position="line",
+                code="session.repeated-element",
+            )
+        )
     game.tags[name] = value
+    game.lines[name] = number
     game.columns = None
     if name == "ScoreTable":
         game.columns = [column.split("\\")[0].strip() for column in value.split(";")]
+        twice = sorted(c for c, n in Counter(game.columns).items() if n > 1)
+        if twice:
+            found.add(
+                Problem(
+                    source,
+                    f"the results table names the column{'s' if len(twice) > 1 else ''} "
+                    f"{', '.join(twice)} twice",
+                    (number,),
+                    hint="export the results again; a column is named once",
+                    position="line",
+                    code="column.repeated",
+                )
+            )
+            game.columns = None
+            return
         missing = [c for c in ("PairId_NS", "PairId_EW") if c not in game.columns]
         if not {"Score_NS", "Score_EW"} & set(game.columns):
             missing.append("Score_NS or Score_EW")
         if missing:
-            problems.append(
+            found.add(
                 Problem(
                     source,
                     f"the results table has no {', '.join(missing)} column",
@@ -114,13 +154,12 @@ def _tag(
             game.columns = None
 
 
-def _result(
-    line: str, number: int, game: _Game, source: str, problems: list[Problem]
-) -> TravellerLine | None:
+def _result(line: str, number: int, game: _Game, found: Findings) -> TravellerLine | None:
+    source = found.source
     columns = game.columns or []
     values = [token.strip('"') for token in _TOKEN.findall(line)]
     if len(values) != len(columns):
-        problems.append(
+        found.add(
             Problem(
                 source,
                 f"{len(values)} values where the results table has {len(columns)} columns",
@@ -134,7 +173,7 @@ def _result(
     row = dict(zip(columns, values, strict=True))
     board = game.tags.get("Board", "").strip()
     if not board:
-        problems.append(
+        found.add(
             Problem(
                 source,
                 "a result before any [Board] tag",
@@ -148,7 +187,7 @@ def _result(
     ns_score = _ns_score(row)
     if ns_score is None:
         shown = f"{row.get('Score_NS', '-')}/{row.get('Score_EW', '-')}"
-        problems.append(
+        found.add(
             Problem(
                 source,
                 f"score {shown!r} is not a score",

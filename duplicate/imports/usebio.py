@@ -7,23 +7,46 @@ SECTION_ID (an attribute or a child) names the section.
 The file is untrusted: lxml parses it without loading a DTD, expanding entities or
 touching the network, and refuses documents nested or sized beyond libxml2's limits.
 lxml is used for that, and for the line number of every element in messages.
+
+What is read is read whole or refused, never guessed: a field's text is all its text
+(CDATA included, a processing instruction inside it skipped); an entity left
+unexpanded, an element inside a field, a field given twice, a BOARD inside a BOARD
+or a traveller line outside one is refused.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from typing import Any
 
 from duplicate.errors import InvalidData, Problem
-from duplicate.imports.session import TravellerLine
+from duplicate.imports.session import Findings, TravellerLine, refuse_mixed_encoding
+from duplicate.limits import MAX_SESSION_TAGS
 
 _SCORE = re.compile(r"[+-]?[0-9]{1,6}")
+_LINE_FIELDS = ("NS_PAIR_NUMBER", "EW_PAIR_NUMBER", "SCORE")
+# Elements that hold others and cannot hold themselves.
+_NOT_NESTED = ("BOARD", "TRAVELLER_LINE", "SECTION")
 
 
 def read_usebio(data: bytes, source: str) -> list[TravellerLine]:
     """Every traveller line of every board, in file order."""
     from lxml import etree
 
+    tags = data.count(b"<")
+    if tags > MAX_SESSION_TAGS:
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"holds {tags:,} tags, more than the {MAX_SESSION_TAGS:,} a session file "
+                    "is read with",
+                    hint="split the event into sessions",
+                    code="session.too-large",
+                )
+            ]
+        )
     parser = etree.XMLParser(
         resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True
     )
@@ -57,36 +80,73 @@ def read_usebio(data: bytes, source: str) -> list[TravellerLine]:
                 )
             ]
         )
+    if _single_byte(root.getroottree().docinfo.encoding):
+        refuse_mixed_encoding(data, source)
+    found = Findings(source)
     lines: list[TravellerLine] = []
-    problems: list[Problem] = []
+    _nesting(root, found)
+    boards: dict[Any, tuple[str, str] | None] = {}
+    for traveller in root.iter("TRAVELLER_LINE"):
+        if found.full:
+            found.stopped(traveller.sourceline or 1, data.count(b"\n") + 1)
+            break
+        board = next(traveller.iterancestors("BOARD"), None)
+        if board is None:
+            continue  # refused by _nesting
+        if board not in boards:
+            number = _field(board, "BOARD_NUMBER", found)
+            if number == "":
+                found.add(_missing(source, board, "BOARD_NUMBER"))
+            boards[board] = (number, _section(board, found)) if number else None
+        held = boards[board]
+        if held is not None:
+            line = _line(traveller, *held, found)
+            if line is not None:
+                lines.append(line)
+                found.count(lines, line.line)
     for board in root.iter("BOARD"):
-        number = _text(board, "BOARD_NUMBER")
-        if not number:
-            problems.append(_missing(source, board, "BOARD_NUMBER"))
-            continue
-        section = _section(board)
-        for traveller in board.iter("TRAVELLER_LINE"):
-            found = _line(traveller, number, section, source, problems)
-            if found is not None:
-                lines.append(found)
-    if problems:
-        raise InvalidData(problems)
+        if board not in boards and not found.full and _field(board, "BOARD_NUMBER", found) == "":
+            found.add(_missing(source, board, "BOARD_NUMBER"))
+    found.raise_any()
     return lines
 
 
-def _line(
-    traveller: Any, board: str, section: str, source: str, problems: list[Problem]
-) -> TravellerLine | None:
-    ns, ew = _text(traveller, "NS_PAIR_NUMBER"), _text(traveller, "EW_PAIR_NUMBER")
-    score = _text(traveller, "SCORE")
-    for name, value in (("NS_PAIR_NUMBER", ns), ("EW_PAIR_NUMBER", ew), ("SCORE", score)):
+def _nesting(root: Any, found: Findings) -> None:
+    """A BOARD, TRAVELLER_LINE or SECTION inside another of its kind, and a traveller
+    line outside any BOARD: the format has none, and reading one would credit its
+    lines twice or to no board."""
+    for name in _NOT_NESTED:
+        for element in root.iter(name):
+            if found.full:
+                return
+            outer = next(element.iterancestors(name), None)
+            if outer is not None:
+                found.add(
+                    _misplaced(
+                        found.source,
+                        element,
+                        f"a <{name}> inside the <{name}> of line {outer.sourceline or 1}",
+                    )
+                )
+            elif name == "TRAVELLER_LINE" and next(element.iterancestors("BOARD"), None) is None:
+                found.add(
+                    _misplaced(found.source, element, "a <TRAVELLER_LINE> outside any <BOARD>")
+                )
+
+
+def _line(traveller: Any, board: str, section: str, found: Findings) -> TravellerLine | None:
+    values = [_field(traveller, name, found) for name in _LINE_FIELDS]
+    if None in values:
+        return None
+    for name, value in zip(_LINE_FIELDS, values, strict=True):
         if not value:
-            problems.append(_missing(source, traveller, name))
+            found.add(_missing(found.source, traveller, name))
             return None
+    ns, ew, score = (str(v) for v in values)
     if not _SCORE.fullmatch(score):
-        problems.append(
+        found.add(
             Problem(
-                source,
+                found.source,
                 f"SCORE {score!r} is not a score in points",
                 (traveller.sourceline or 1,),
                 "SCORE",
@@ -100,15 +160,90 @@ def _line(
     return TravellerLine(section, board, ns, ew, int(score), traveller.sourceline or 1)
 
 
-def _text(element: Any, child: str) -> str:
-    found = element.find(child)
-    return "" if found is None or found.text is None else str(found.text).strip()
+def _field(element: Any, name: str, found: Findings) -> str | None:
+    """The whole text of `element`'s child `name` ("" when it has none), or None when
+    it cannot be read as given (a problem says why)."""
+    children = element.findall(name)
+    if not children:
+        return ""
+    if len(children) > 1:
+        lines = tuple(sorted({c.sourceline or 1 for c in children}))
+        found.add(
+            Problem(
+                found.source,
+                f"<{element.tag}> gives {name} {len(children)} times",
+                lines,
+                name,
+                f"keep one {name} in each {element.tag}",
+                position="line",
+                code="session.repeated-element",
+            )
+        )
+        return None
+    return _whole_text(children[0], found)
 
 
-def _section(board: Any) -> str:
+def _whole_text(field: Any, found: Findings) -> str | None:
+    """All of a field's text; None (with a problem) when part of it is an entity or an
+    element. Comments are gone at parsing; a processing instruction holds no text."""
+    if len(field) == 0:
+        return str(field.text or "").strip()
+    from lxml import etree
+
+    parts = [field.text or ""]
+    for child in field:
+        if isinstance(child, etree._Entity):
+            found.add(
+                Problem(
+                    found.source,
+                    f"{field.tag} holds the entity {child.text}, which is never expanded",
+                    (field.sourceline or 1,),
+                    str(field.tag),
+                    f"write the value itself, or {'&amp;'} for a literal &",
+                    position="line",
+                    code="session.entity",
+                )
+            )
+            return None
+        if isinstance(child, etree._ProcessingInstruction):
+            parts.append(child.tail or "")
+            continue
+        found.add(
+            _misplaced(found.source, child, f"a <{child.tag}> inside {field.tag}, a plain value")
+        )
+        return None
+    return "".join(parts).strip()
+
+
+def _section(board: Any, found: Findings) -> str:
     for ancestor in board.iterancestors("SECTION"):
-        return str(ancestor.get("SECTION_ID") or _text(ancestor, "SECTION_ID"))
+        attribute = ancestor.get("SECTION_ID")
+        child = _field(ancestor, "SECTION_ID", found)
+        if attribute is not None and child and attribute.strip() != child:
+            found.add(
+                Problem(
+                    found.source,
+                    f"<SECTION> is named {attribute.strip()!r} by its attribute and "
+                    f"{child!r} by its element",
+                    (ancestor.sourceline or 1,),
+                    "SECTION_ID",
+                    "keep one SECTION_ID",
+                    position="line",
+                    code="session.repeated-element",
+                )
+            )
+        return str(attribute.strip() if attribute is not None else (child or ""))
     return ""
+
+
+def _single_byte(encoding: str | None) -> bool:
+    """An encoding in which any byte is a character (ISO-8859-1, windows-1252 ...):
+    UTF-8 written into such a file reads without an error, as other characters."""
+    try:
+        name = codecs.lookup(encoding or "utf-8").name
+    except LookupError:
+        return False
+    return name in ("latin-1", "iso8859-1", "ascii") or name.startswith(("iso8859", "cp125"))
 
 
 def _missing(source: str, element: Any, child: str) -> Problem:
@@ -120,4 +255,16 @@ def _missing(source: str, element: Any, child: str) -> Problem:
         f"give every {element.tag} its {child}",
         position="line",
         code="session.missing-element",
+    )
+
+
+def _misplaced(source: str, element: Any, what: str) -> Problem:
+    return Problem(
+        source,
+        f"{what}: the format has none there",
+        (element.sourceline or 1,),
+        hint="export the USEBIO file again; an edited file keeps each element where the "
+        "format puts it",
+        position="line",
+        code="session.misplaced-element",
     )

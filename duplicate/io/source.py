@@ -103,6 +103,40 @@ def resolve(given: str | Path | Source) -> Source:
     return Source(text, _kind(start))
 
 
+def read_at_most(given: str | Path | Source, limit: int) -> tuple[Source, bytes]:
+    """The input and its bytes, read to `limit` + 1 at most: an input longer than
+    `limit` is known to be so without reading the rest (a device such as /dev/zero, or
+    gigabytes on standard input, are not read to their end)."""
+    if isinstance(given, Source):
+        if given.data is not None:
+            return given, given.data[: limit + 1]
+        given = given.given
+    text = str(given)
+    if text == STDIN:
+        stream = sys.stdin
+        if _stdin and stream is not None and _stdin[0][0] is stream:
+            return _stdin[0][1], _stdin[0][1].data or b""
+        if stream is None:
+            raise InputOutputError(
+                "standard input is closed; give a file instead of '-'", "io.stdin"
+            )
+        try:
+            data = stream.buffer.read(limit + 1)
+        except (OSError, ValueError) as exc:
+            raise InputOutputError(f"<stdin>: cannot read: {exc}", "io.stdin") from None
+        source = Source(STDIN, _kind(data), data)
+        if len(data) <= limit:
+            # Read whole: kept for every later use, as resolve keeps it.
+            _stdin[:] = [(stream, source)]
+        return source, data
+    try:
+        with open(text, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise unreadable(text, exc) from None
+    return Source(text, _kind(data)), data
+
+
 def _kind(start: bytes) -> Kind:
     if start.startswith(PARQUET_MAGIC):
         return "parquet"

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
-from duplicate.stages.hand_log import HandLog, id_key, minute_text
+from duplicate.stages.hand_log import HandLog, minute_text, seat_key
 from duplicate.stages.order import Criterion, order_rows
 from duplicate.stages.stage_rules import StageRules, base_at
 from duplicate.text import counted
@@ -99,7 +99,7 @@ def hands_of(log: HandLog) -> list[Hand]:
         seat = Seat(str(record["player"]), record["seat"], int(record["score"]), int(record["row"]))
         hand.seats.append(seat)
     for hand in groups.values():
-        hand.seats.sort(key=lambda s: id_key(s.seat))
+        hand.seats.sort(key=lambda s: seat_key(s.seat))
     return [groups[h] for h in log.hands]
 
 

@@ -32,6 +32,11 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "finished_at": ("finished_at", "结束时间", "結束時間"),
 }
 REQUIRED = ("hand", "table", "seat", "player", "score")
+# Compass seats, clockwise from North: the order in which a losing hub pays.
+COMPASS = {"N": 0, "E": 1, "S": 2, "W": 3}
+_COMPASS_NAMES = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W", **{k: k for k in COMPASS}}
+# Units of a second in a timestamp, by the resolution it was parsed at.
+_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
 # Game scores of one hand: far below what a chip count could overflow with.
 MAX_SCORE = 10**6
 _INTEGER = r"-?(?:0|[1-9][0-9]{0,17})"
@@ -78,13 +83,14 @@ def parse_hand_log(raw: pd.DataFrame, source: str, first_row: int = 2) -> HandLo
         problems, source, rows, bad, "score", whole, hint, cells, refusal, code="cell.not-a-score"
     )
     minutes = _minutes(raw, columns, source, rows, problems)
+    seats = _compass(text["seat"], source, rows, problems)
     if problems:
         raise InvalidData(problems)
     frame = pd.DataFrame(
         {
             "hand": _identifier(text["hand"]),
             "table": _identifier(text["table"]),
-            "seat": _identifier(text["seat"]),
+            "seat": _identifier(text["seat"]) if seats is None else seats,
             "player": text["player"],
             "score": scores.astype(np.int64),
             "minute": minutes,
@@ -179,6 +185,38 @@ def _at_one_minute(frame: pd.DataFrame, source: str) -> list[Problem]:
         )
         for player, group in clash.groupby("player", sort=True)
     ]
+
+
+def _compass(
+    seats: pd.Series, source: str, rows: np.ndarray, problems: list[Problem]
+) -> pd.Series | None:
+    """Seats as compass points (N, E, S, W, or North ...: any case), as N, E, S, W; None
+    when no seat is one. A log with some compass seats and some others is refused: the
+    order of its seats, and so who is paid first, could not be told."""
+    named = seats.str.upper().map(_COMPASS_NAMES)
+    known = named.notna().to_numpy()
+    if not known.any():
+        return None
+    _flag(
+        problems,
+        source,
+        rows,
+        ~known & (seats != "").to_numpy(),
+        "seat",
+        "is not a compass seat (N, E, S, W), as other seats of the log are",
+        "write every seat as a compass point, or every seat as a number from 0",
+        seats,
+        code="hands.mixed-seats",
+    )
+    return named.astype("str")
+
+
+def seat_key(seat: Any) -> tuple[int, Any]:
+    """Seats in the order payments go round a table: compass seats clockwise from
+    North; else numbers before text, each in its own order."""
+    if isinstance(seat, str) and seat in COMPASS:
+        return (-1, COMPASS[seat])
+    return id_key(seat)
 
 
 def _settlement_key(pair: tuple[Fraction, object]) -> tuple[Fraction, tuple[int, Any]]:
@@ -278,24 +316,28 @@ def _minutes(
         )
         return [Fraction(int(u), 10**held.scale) for u in held.units]
     cells = raw[columns["finished_at"]]
-    stamps = pd.to_datetime(cells.astype("str"), errors="coerce", utc=True, format="ISO8601")
+    text = cells.astype("str")
+    stamps = pd.to_datetime(text, errors="coerce", utc=True, format="ISO8601")
+    # Finer than nanoseconds would be cut short: refused, as any value not held exactly.
+    finer = text.str.contains(r"[.,][0-9]{10}", regex=True).to_numpy(dtype=bool)
     _flag(
         problems,
         source,
         rows,
-        stamps.isna().to_numpy(),
+        stamps.isna().to_numpy() | finer,
         "finished_at",
-        "is not a date and time",
+        "is not a date and time (to the nanosecond at most; with nanoseconds, from 1677 to 2262)",
         "write it as 2026-05-01T20:15:00+08:00",
         cells,
         code="cell.not-a-time",
     )
     if stamps.isna().any():
         return [Fraction(0)] * len(raw)
-    # Nanoseconds, whatever resolution the parser chose.
-    since = stamps.dt.as_unit("ns").astype("int64")
-    nanos = since - since.min()
-    return [Fraction(int(n), 60 * 10**9) for n in nanos]
+    # Held at the resolution the parser chose: one that holds every time given (year
+    # 0001 and 2300 in microseconds; nanoseconds only when a time is given to them).
+    since = stamps.astype("int64")
+    per_minute = 60 * _PER_SECOND[str(stamps.dt.unit)]
+    return [Fraction(int(n), per_minute) for n in since - since.min()]
 
 
 def _flag(

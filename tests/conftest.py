@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,34 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_data"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 BAD = Path(__file__).resolve().parent / "data" / "bad"
+
+# A line the program prints about a problem or an error: `error[cell.not-a-score]: ...`.
+_LABELLED = re.compile(r"^(error|warning)\[([^\]]+)\]: ", re.MULTILINE)
+
+
+def codes(stderr: str, label: str | None = None) -> list[str]:
+    """The codes of the `error[...]` and `warning[...]` lines of `stderr`, in order (of
+    the lines of one `label`, error or warning, if given)."""
+    found = _LABELLED.finditer(stderr)
+    return [m[2] for m in found if label is None or m[1] == label]
+
+
+def line_of(code: str, stderr: str) -> str:
+    """The first line of `stderr` that reports `code` (an AssertionError if none does)."""
+    for line in stderr.splitlines():
+        match = _LABELLED.match(line)
+        if match and match[2] == code:
+            return line
+    raise AssertionError(f"no line of code {code} in:\n{stderr}")
+
+
+def problem_codes(error: BaseException) -> list[str]:
+    """The codes of a library error: each problem's of an InvalidData, else its own."""
+    from duplicate.errors import InvalidData
+
+    if isinstance(error, InvalidData):
+        return [problem.code for problem in error.problems]
+    return [str(getattr(error, "code", ""))]
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate.cli import app
 from duplicate.model.adjustments import Adjustments, parse_adjustments
-from tests.conftest import GOLDEN
+from tests.conftest import GOLDEN, codes, line_of, problem_codes
 
 CASE = GOLDEN / "adjustments"
 RESULTS = duplicate.load_event(CASE / "results.csv")
@@ -95,25 +95,35 @@ def test_the_golden_event_totals() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rows", "fragment"),
+    ("rows", "problem", "where", "named"),
     [
-        ([(1, 3, "A", "void", "", "x")], "no result for player 'A' on round 1, deal '3'"),
-        ([(1, 1, "Z", "void", "", "x")], "no result for player 'Z'"),
-        ([(1, 1, "A", "bonus", "5", "x")], "unknown kind 'bonus'"),
-        ([(1, 1, "A", "void", "", "")], "column 'reason': empty"),
-        ([(1, 1, "A", "mp_pct", "120", "x")], "MP% 120 is over 100"),
-        ([(1, 1, "A", "penalty", "-5", "x")], "'-5' is not a number >= 0"),
+        ([(1, 3, "A", "void", "", "x")], "adjustment.no-result", ((2,), "player"), ["'A'", "'3'"]),
+        ([(1, 1, "Z", "void", "", "x")], "adjustment.no-result", ((2,), "player"), ["'Z'"]),
+        ([(1, 1, "A", "bonus", "5", "x")], "adjustment.unknown-kind", ((2,), "kind"), ["'bonus'"]),
+        ([(1, 1, "A", "void", "", "")], "cell.empty", ((2,), "reason"), []),
+        ([(1, 1, "A", "mp_pct", "120", "x")], "adjustment.bad-value", ((2,), "value"), ["120"]),
+        ([(1, 1, "A", "penalty", "-5", "x")], "adjustment.bad-value", ((2,), "value"), ["'-5'"]),
         (
             [(1, 1, "A", "mp_pct", "60", "x"), (1, 1, "A", "void", "", "y")],
-            "more than one mp_pct, void, avg_plus, avg_minus or weighted",
+            "adjustment.clash",
+            ((2, 3), "kind"),
+            [],
         ),
     ],
 )
 def test_bad_adjustments_are_errors(
-    rows: list[tuple[int, int, str, str, str, str]], fragment: str
+    rows: list[tuple[int, int, str, str, str, str]],
+    problem: str,
+    where: tuple[tuple[int, ...], str],
+    named: list[str],
 ) -> None:
-    with pytest.raises(duplicate.InvalidData, match=fragment.replace("(", r"\(")):
+    with pytest.raises(duplicate.InvalidData) as caught:
         duplicate.score(RESULTS, adjustments=adjust(*rows))
+    assert problem_codes(caught.value) == [problem]
+    (found,) = caught.value.problems
+    assert (found.rows, found.column) == where
+    for value in named:
+        assert value in found.message
 
 
 def test_cli_names_the_adjustments_file_row(tmp_path: Path) -> None:
@@ -125,10 +135,11 @@ def test_cli_names_the_adjustments_file_row(tmp_path: Path) -> None:
         app, ["standings", str(CASE / "results.csv"), "--adjustments", str(bad)]
     )
     assert result.exit_code == 1
-    assert (
-        f"{bad}, row 3, column 'player': no result for player 'A' on round 1, deal '9'"
-        in result.stderr
-    )
+    assert codes(result.stderr) == ["adjustment.no-result"]
+    line = line_of("adjustment.no-result", result.stderr)
+    assert f"]: {bad}, row 3, column 'player': " in line
+    assert "'A'" in line
+    assert "'9'" in line
 
 
 def test_seating_follows_the_corrected_standings() -> None:
@@ -159,11 +170,15 @@ def test_a_penalty_without_a_deal_is_the_events() -> None:
     scored = duplicate.score(RESULTS, adjustments=corrections).frame
     assert "penalty 300.00 (the event's): unsporting conduct" in set(scored["adjustment"])
     frame.loc[0, "player"] = "Q"
-    with pytest.raises(duplicate.InvalidData, match="player 'Q' \\(a penalty of the event\\)"):
+    with pytest.raises(duplicate.InvalidData) as caught:
         duplicate.standings(RESULTS, adjustments=parse_adjustments(frame))
+    assert problem_codes(caught.value) == ["adjustment.no-result"]
+    assert "'Q'" in caught.value.problems[0].message
     frame.loc[0, ["player", "kind"]] = ["B", "void"]
-    with pytest.raises(duplicate.InvalidData, match="but an event's penalty needs its deal"):
+    with pytest.raises(duplicate.InvalidData) as caught:
         parse_adjustments(frame)
+    assert problem_codes(caught.value) == ["cell.empty"]
+    assert caught.value.problems[0].column == "deal"
 
 
 def test_a_void_result_is_not_a_deal_played() -> None:

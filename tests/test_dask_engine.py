@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from tests.conftest import GOLDEN, SAMPLE, run_main
+from tests.conftest import GOLDEN, SAMPLE, codes, line_of, run_main
 from tests.test_properties import events
 
 distributed = pytest.importorskip("dask.distributed")
@@ -115,7 +115,7 @@ def test_cli_engine_option(scheduler: str) -> None:
     assert remote.stdout_bytes == local.stdout_bytes
     refused = runner.invoke(app, ["score", path, "--engine", "dask", "--method", "standard-points"])
     assert refused.exit_code == 2
-    assert "the dask engine covers matchpoint scoring" in refused.stderr
+    assert codes(refused.stderr) == ["scoring.method-unsupported"]
 
 
 def test_adjustments_that_need_the_whole_event_stay_local(tmp_path: Path) -> None:
@@ -130,7 +130,8 @@ def test_adjustments_that_need_the_whole_event_stay_local(tmp_path: Path) -> Non
         app, ["score", path, "--engine", "dask", "--adjustments", str(adjustments)]
     )
     assert refused.exit_code == 2
-    assert "adjustments of kind avg_plus run on the local engine only" in refused.stderr
+    assert codes(refused.stderr) == ["dask.local-only"]
+    assert "avg_plus" in line_of("dask.local-only", refused.stderr)
 
 
 def test_a_dask_manifest_does_not_invent_a_row_count(scheduler: str, tmp_path: Path) -> None:

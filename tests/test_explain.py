@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from tests.conftest import GOLDEN, SAMPLE
+from tests.conftest import GOLDEN, SAMPLE, codes, line_of
 
 runner = CliRunner()
 
@@ -120,4 +120,5 @@ def test_explain_json_for_tools() -> None:
 def test_explain_an_unknown_player_is_a_usage_error() -> None:
     result = runner.invoke(app, ["explain", "nobody", str(SAMPLE / "spec_example.csv")])
     assert result.exit_code == 2
-    assert "no player 'nobody'" in result.stderr
+    assert codes(result.stderr) == ["player.unknown"]
+    assert "'nobody'" in line_of("player.unknown", result.stderr)

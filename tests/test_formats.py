@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
+from tests.conftest import codes, line_of, problem_codes
 
 runner = CliRunner()
 PLAYERS = [f"p{i:02d}" for i in range(16)]
@@ -88,17 +89,22 @@ def test_partner_file_problems(tmp_path: Path) -> None:
     players, partners = tmp_path / "players.csv", tmp_path / "partners.csv"
     players.write_text("player\nA\nB\nC\nD\n")
     seat = ["seat", "--players", str(players), "--round", "1", "--seed", "1"]
-    for lines, code, message in [
-        ("A,B\nA,C\n", "several", "rows 2, 3, column 'partner': 'A' has partners 'B', 'C'"),
-        ("A,A\n", "own-partner", "row 2, column 'partner': 'A' is their own partner"),
+    for lines, code, where, named in [
+        ("A,B\nA,C\n", "partners.several", "rows 2, 3, column 'partner'", ["'A'", "'B'", "'C'"]),
+        ("A,A\n", "partners.own-partner", "row 2, column 'partner'", ["'A'"]),
     ]:
         partners.write_text("player,partner\n" + lines)
         done = runner.invoke(app, [*seat, "--partners", str(partners)])
         assert done.exit_code == 1
-        assert f"error[partners.{code}]: {partners}, {message}" in done.stderr
+        assert codes(done.stderr) == [code]
+        line = line_of(code, done.stderr)
+        assert f"[{code}]: {partners}, {where}: " in line
+        assert all(name in line for name in named)
     field = pd.DataFrame({"player": ["A", "B", "C", "D"]})
-    with pytest.raises(duplicate.UsageError, match="no partner listed for 'C', 'D'"):
+    with pytest.raises(duplicate.UsageError) as caught:
         duplicate.seat(players=field, round_number=1, seed=1, partners={"A": "B", "B": "A"})
+    assert problem_codes(caught.value) == ["partners.missing"]
+    assert "'C', 'D'" in str(caught.value)
 
 
 def test_versus_robots_seats_everyone_alone_in_seat_0() -> None:
@@ -136,6 +142,6 @@ def test_seat_command_with_partners(tmp_path: Path) -> None:
     assert_partners_opposite(seating, {**PARTNERS})
     bad = runner.invoke(app, [*args, "-k", "3"])
     assert bad.exit_code == 2
-    assert "tables of 4, not 3" in bad.stderr
+    assert codes(bad.stderr) == ["seat.partners-table"]
     both = runner.invoke(app, [*args, "--versus-robots"])
     assert both.exit_code == 2

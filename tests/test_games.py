@@ -14,10 +14,20 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
+from tests.conftest import codes, line_of
 
 runner = CliRunner()
 BAD = Path(__file__).parent / "data" / "bad_games"
 EXPECTED = tomllib.loads((BAD / "EXPECTED.toml").read_text(encoding="utf-8"))
+# Each file's problems: their codes, where the first is, and what it names.
+PROBLEMS = {
+    "big2_two_winners.csv": (["raw.table-inconsistent"], "rows 2, 3, 4, 5", "table 1"),
+    "big2_fourteen_cards.csv": (["raw.bad-cell"], "row 3, column 'cards_left'", "'14'"),
+    "doudizhu_bid_four.csv": (["raw.bad-cell"] * 3, "row 2, column 'bid'", "'4'"),
+    "doudizhu_two_landlords.csv": (["raw.table-inconsistent"] * 2, "rows 2, 3, 4", "table 1"),
+    "paohuzi_two_winners.csv": (["raw.table-inconsistent"], "rows 2, 3, 4", "table 1"),
+    "paohuzi_huxi_too_low.csv": (["raw.bad-cell"], "row 2, column 'huxi'", "'9'"),
+}
 IDS = {"round": 1, "deal": 1, "table": 1}
 
 
@@ -130,7 +140,11 @@ def test_raw_rows_that_break_the_rules_are_rejected(name: str) -> None:
     game = name.split("_")[0]
     result = runner.invoke(app, ["game-score", "--game", game, str(BAD / name)])
     assert result.exit_code == 1
-    assert EXPECTED[name] in result.stderr
+    problems, where, named = PROBLEMS[name]
+    assert codes(result.stderr, "error") == problems
+    line = line_of(problems[0], result.stderr)
+    assert f"]: {BAD / name}, {where}: " in line
+    assert named in line
     assert result.stdout == ""
     assert "Traceback" not in result.stderr
 
@@ -148,7 +162,12 @@ def test_a_given_score_is_checked(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["game-score", "-g", "big2", str(raw)])
     assert result.exit_code == 1
-    assert "row 2, column 'score': score 4 but the raw columns give 3" in result.stderr
+    assert codes(result.stderr, "error") == ["raw.score-differs"]
+    given_and_computed = line_of("raw.score-differs", result.stderr).split(
+        ", row 2, column 'score': "
+    )
+    assert "4" in given_and_computed[1]
+    assert "3" in given_and_computed[1]
 
 
 def test_game_scores_feed_the_standings(tmp_path: Path) -> None:
@@ -196,4 +215,7 @@ def test_a_bad_value_under_a_chinese_header_is_shown(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["game-score", "-g", "big2", str(raw)])
     assert result.exit_code == 1
-    assert "row 3, column 'cards_left': '15' is not a whole number 0 to 13" in result.stderr
+    assert codes(result.stderr, "error") == ["raw.bad-cell"]
+    line = line_of("raw.bad-cell", result.stderr)
+    assert "row 3, column 'cards_left': " in line
+    assert "'15'" in line

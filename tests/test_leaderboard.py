@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate.cli import app
 from duplicate.games.leaderboard import load_scheme
+from tests.conftest import codes, line_of, problem_codes
 
 runner = CliRunner()
 
@@ -52,8 +53,13 @@ def test_equal_points_go_to_the_player_who_finished_first() -> None:
 
 
 def test_gomoku_has_no_draw() -> None:
-    with pytest.raises(duplicate.InvalidData, match="is not an outcome of the gomoku scheme"):
+    with pytest.raises(duplicate.InvalidData) as caught:
         board(game("1", "2025-01-21T10:00", A="draw", B="draw"), "gomoku")
+    assert problem_codes(caught.value) == ["games.bad-cell"] * 2
+    assert [(p.rows, p.column) for p in caught.value.problems] == [
+        ((2,), "outcome"),
+        ((3,), "outcome"),
+    ]
 
 
 def test_guandan_by_finishing_places() -> None:
@@ -158,7 +164,8 @@ def test_a_scheme_file(tmp_path: Path) -> None:
     assert list(pd.read_csv(io.StringIO(result.stdout))["points"]) == [4, -1]
     bad = runner.invoke(app, ["leaderboard", str(games), "--scheme", "chess"])
     assert bad.exit_code == 2
-    assert "unknown scheme 'chess'" in bad.stderr
+    assert codes(bad.stderr) == ["scheme.unknown"]
+    assert "'chess'" in line_of("scheme.unknown", bad.stderr)
 
 
 def test_bad_rows_name_the_row(tmp_path: Path) -> None:
@@ -169,7 +176,8 @@ def test_bad_rows_name_the_row(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["leaderboard", str(games)])
     assert result.exit_code == 1
-    assert "row 2, column 'finished_at': is not a date and time" in result.stderr
+    assert codes(result.stderr) == ["games.bad-cell"]
+    assert "row 2, column 'finished_at': " in line_of("games.bad-cell", result.stderr)
 
 
 def test_finishing_times_compare_across_zones_and_keep_their_own() -> None:

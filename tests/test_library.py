@@ -91,8 +91,9 @@ def test_publish_never_replaces_an_input(tmp_path: Path) -> None:
     rules_file = tmp_path / "out.rules.toml"
     rules_file.write_text("tie_ranking = 'dense'\n")
     table = duplicate.standings(EVENT, rules_file=str(rules_file))
-    with pytest.raises(duplicate.UsageError, match="is an input file"):
+    with pytest.raises(duplicate.UsageError) as caught:
         duplicate.publish(table, str(tmp_path / "out.csv"))
+    assert caught.value.code == "output.is-input"
     assert rules_file.read_text() == "tie_ranking = 'dense'\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.rules.toml"]
 

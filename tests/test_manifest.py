@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from tests.conftest import GOLDEN, ROOT, SAMPLE
+from tests.conftest import GOLDEN, ROOT, SAMPLE, codes, line_of
 
 runner = CliRunner()
 CASE = GOLDEN / "adjustments"
@@ -206,4 +206,5 @@ def test_manifest_check_of_a_library_run_and_of_other_files(tmp_path: Path) -> N
     (tmp_path / "other.json").write_text('{"a": 1}')
     result = CliRunner().invoke(app, ["manifest", "check", str(tmp_path / "other.json")])
     assert result.exit_code == 1
-    assert "is not a duplicate manifest" in result.stderr
+    assert codes(result.stderr) == ["manifest.not-a-manifest"]
+    assert str(tmp_path / "other.json") in line_of("manifest.not-a-manifest", result.stderr)

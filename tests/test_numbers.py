@@ -146,6 +146,7 @@ def test_floats_are_read_as_their_shortest_decimal(cells: list[float]) -> None:
     assert same(got, expected)
 
 
+@settings(deadline=None)
 @given(st.lists(st.integers(-(2**63), 2**64 - 1), min_size=1, max_size=8))
 def test_integers_are_held_or_refused_never_wrapped(cells: list[int]) -> None:
     signed = all(-(2**63) <= c < 2**63 for c in cells)

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from duplicate.cli import app
-from tests.conftest import GOLDEN, SAMPLE
+from tests.conftest import GOLDEN, SAMPLE, codes, line_of
 
 runner = CliRunner()
 EVIL = "<script>alert(1)</script>"
@@ -78,7 +78,7 @@ def test_a_folder_the_report_did_not_write_is_never_replaced(tmp_path: Path) -> 
     (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
     result = runner.invoke(app, ["report", str(SAMPLE / "spec_example.csv"), "-o", str(tmp_path)])
     assert result.exit_code == 2
-    assert "did not write" in result.stderr
+    assert codes(result.stderr) == ["output.folder"]
     assert (tmp_path / "keep.txt").read_text(encoding="utf-8") == "mine"
 
 
@@ -113,7 +113,10 @@ def test_an_adjustment_naming_no_result_stops_the_report(tmp_path: Path) -> None
         ],
     )
     assert result.exit_code == 1
-    assert "no result for player 'P1' on round 9" in result.stderr
+    assert codes(result.stderr) == ["adjustment.no-result"]
+    line = line_of("adjustment.no-result", result.stderr)
+    assert f"]: {bad}, row 2, column 'player': " in line
+    assert "'P1'" in line
     assert not (tmp_path / "site").exists()
 
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from tests.conftest import SAMPLE
+from tests.conftest import SAMPLE, codes, line_of
 
 runner = CliRunner()
 
@@ -206,23 +206,24 @@ def test_seat_command(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "fragment"),
+    ("args", "problem", "named"),
     [
-        (["seat", "--round", "1", "--seed", "1"], "round 1 is drawn at random: give --players"),
-        (["seat", "--players", "{players}", "--round", "1"], "needs --seed"),
-        (["seat"], "give the results so far"),
-        (["seat", "{spec}", "-k", "1"], "a table seats 2 to 8 players"),
-        (["seat", "{spec}", "-k", "0"], "a table seats 2 to 8 players"),
-        (["seat", "{spec}", "-k", "9"], "--force for larger tables"),
+        (["seat", "--round", "1", "--seed", "1"], "seat.no-players", "--players"),
+        (["seat", "--players", "{players}", "--round", "1"], "seat.no-seed", "--seed"),
+        (["seat"], "seat.no-results", ""),
+        (["seat", "{spec}", "-k", "1"], "seat.table-size", ""),
+        (["seat", "{spec}", "-k", "0"], "seat.table-size", ""),
+        (["seat", "{spec}", "-k", "9"], "seat.table-size", "--force"),
     ],
 )
-def test_seat_usage_errors(args: list[str], fragment: str, tmp_path: Path) -> None:
+def test_seat_usage_errors(args: list[str], problem: str, named: str, tmp_path: Path) -> None:
     players = tmp_path / "p.csv"
     players.write_text("player\nA\n", encoding="utf-8")
     argv = [a.format(players=players, spec=SAMPLE / "spec_example.csv") for a in args]
     result = runner.invoke(app, argv)
     assert result.exit_code == 2
-    assert fragment in result.stderr
+    assert codes(result.stderr) == [problem]
+    assert named in line_of(problem, result.stderr)
 
 
 def test_validate_against_the_published_seating(tmp_path: Path) -> None:
@@ -241,12 +242,18 @@ def test_validate_against_the_published_seating(tmp_path: Path) -> None:
     )
     bad = runner.invoke(app, ["validate", str(results), "--seating", str(seating)])
     assert bad.exit_code == 1
-    assert (
-        "player 'A' played round 2 at table 1 seat 1, but was seated at table 1 seat 0"
-        in bad.stderr
-    )
-    assert "player 'D' played round 2 but is not in the seating" in bad.stderr
-    assert "player 'B' was seated at table 1 seat 1 in round 2 but has no results" in bad.stderr
+    assert codes(bad.stderr, "error") == [
+        "seating.moved-from-published",
+        "seating.no-results",
+        "seating.not-seated",
+    ]
+    moved = line_of("seating.moved-from-published", bad.stderr)
+    assert f"]: {results}, row 2, column 'seat': " in moved
+    assert "'A'" in moved
+    assert "'B'" in line_of("seating.no-results", bad.stderr)
+    not_seated = line_of("seating.not-seated", bad.stderr)
+    assert f"]: {results}, row 3, column 'player': " in not_seated
+    assert "'D'" in not_seated
     assert "3 problems found" in bad.stderr
 
 

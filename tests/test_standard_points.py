@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from tests.conftest import GOLDEN
+from tests.conftest import GOLDEN, codes
 
 SP = duplicate.Rules(method="standard-points")
 
@@ -157,7 +157,7 @@ def test_cli_method_flag_and_adjustments_refused() -> None:
         ],
     )
     assert adjusted.exit_code == 2
-    assert "adjustments apply to matchpoint scoring" in adjusted.stderr
+    assert codes(adjusted.stderr) == ["scoring.method-unsupported"]
 
 
 def test_rows_come_in_the_same_order_as_matchpoint_scores() -> None:

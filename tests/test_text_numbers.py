@@ -89,7 +89,7 @@ def test_nullable_integer_columns_are_read_like_plain_ones() -> None:
     with pytest.raises(InvalidData) as missing:
         duplicate.score(frame)
     [problem] = missing.value.problems
-    assert (problem.column, problem.rows) == ("player", (2,))
+    assert (problem.code, problem.column, problem.rows) == ("cell.empty", "player", (2,))
 
 
 def test_float_columns_keep_their_decimals() -> None:

@@ -205,7 +205,9 @@ def test_a_deal_played_in_two_rounds_does_not_hide_an_uneven_table() -> None:
     )
     with pytest.raises(duplicate.InvalidData) as refused:
         duplicate.load_event(frame, deal_scope="event")
-    assert [p.column for p in refused.value.problems] == ["table"]
+    assert [(p.code, p.column) for p in refused.value.problems] == [
+        ("seating.table-uneven", "table")
+    ]
 
 
 @pytest.mark.parametrize("moved", [False, True])
@@ -226,12 +228,12 @@ def test_table_numbers_far_apart_on_hundreds_of_deals(moved: bool) -> None:
         return
     with pytest.raises(duplicate.InvalidData) as refused:
         duplicate.load_event(frame)
-    assert [str(p).split(": ", 1)[1] for p in refused.value.problems] == [
-        "player 7 sits at seats 2, 3 in round 1; a player keeps one seat for a whole round; "
-        "correct the seat",
-        "table 65000 seat 2 on round 1, deal 300 has players 7, 6; each seat of a table holds "
-        "one player per deal",
-    ]
+    moved_seat, shared = refused.value.problems
+    assert (moved_seat.code, moved_seat.column) == ("seating.moved-seat", "seat")
+    assert moved_seat.rows == tuple(range(1, 2400, 8))
+    assert all(value in moved_seat.message for value in ("7", "2, 3"))
+    assert (shared.code, shared.column, shared.rows) == ("seating.seat-shared", "seat", (1, 2))
+    assert all(value in shared.message for value in ("65000", "300", "7, 6"))
 
 
 @pytest.mark.parametrize("deals", [1, 3])

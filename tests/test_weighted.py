@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate.cli import app
 from duplicate.model.adjustments import Adjustments, parse_adjustments
+from tests.conftest import codes, line_of
 
 runner = CliRunner()
 OTHERS = [100, 110, 120, 130, 140, 150, 160, 170, 180, 190]
@@ -177,26 +178,24 @@ def test_weighted_with_standings_and_explain(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rows", "fragment"),
+    ("rows", "problem", "named"),
     [
-        (["1,1,w,weighted,170,67,x", "1,1,w,weighted,140,30,x"], "add up to 97, not 100"),
-        (["1,1,w,weighted,170,,x"], "'' is not a whole percent"),
-        (["1,1,w,weighted,170,101,x"], "'101' is not a whole percent"),
-        (["1,1,w,weighted,abc,100,x"], "'abc' is not a score"),
-        (["1,1,w,weighted,1.5,100,x"], "score 1.5 cannot be held at the results' 0 decimals"),
-        (["1,1,w,void,,100,x"], "a weight on a void adjustment"),
+        (["1,1,w,weighted,170,67,x", "1,1,w,weighted,140,30,x"], "weights-not-100", "97"),
+        (["1,1,w,weighted,170,,x"], "bad-weight", "''"),
+        (["1,1,w,weighted,170,101,x"], "bad-weight", "'101'"),
+        (["1,1,w,weighted,abc,100,x"], "bad-value", "'abc'"),
+        (["1,1,w,weighted,1.5,100,x"], "bad-value", "1.5"),
+        (["1,1,w,void,,100,x"], "bad-weight", "void"),
         (
             ["1,1,w,weighted,170,100,x", "1,1,p1,weighted,170,100,x"],
-            "two weighted scores in one comparison group",
+            "weighted-together",
+            "",
         ),
-        (
-            ["1,1,w,weighted,170,100,x", "1,1,w,mp_pct,60,,x"],
-            "more than one mp_pct, void, avg_plus, avg_minus or weighted",
-        ),
+        (["1,1,w,weighted,170,100,x", "1,1,w,mp_pct,60,,x"], "clash", ""),
     ],
 )
 def test_bad_weighted_adjustments_name_the_row(
-    tmp_path: Path, rows: list[str], fragment: str
+    tmp_path: Path, rows: list[str], problem: str, named: str
 ) -> None:
     results = tmp_path / "session.csv"
     session([0, *OTHERS]).to_csv(results, index=False)
@@ -204,5 +203,7 @@ def test_bad_weighted_adjustments_name_the_row(
     adjustments.write_text("round,deal,player,kind,value,weight,reason\n" + "\n".join(rows) + "\n")
     result = runner.invoke(app, ["score", str(results), "--adjustments", str(adjustments)])
     assert result.exit_code == 1
-    assert fragment in result.stderr
-    assert str(adjustments) in result.stderr
+    assert codes(result.stderr) == [f"adjustment.{problem}"]
+    line = line_of(f"adjustment.{problem}", result.stderr)
+    assert f"]: {adjustments}" in line
+    assert named in line

@@ -31,7 +31,7 @@ def test_a_full_disk_on_standard_output_exits_3() -> None:
             check=False,
         )
     assert done.returncode == 3
-    assert b"standard output: cannot write" in done.stderr
+    assert b"error[io.stdout]: standard output: cannot write" in done.stderr
     assert b"Traceback" not in done.stderr
 
 

@@ -44,7 +44,9 @@ def main() -> None:
             sys.stdout.flush()
     except OSError as exc:
         if sys.stderr is not None:
-            sys.stderr.write(f"error: standard output: cannot write: {exc.strerror or exc}\n")
+            sys.stderr.write(
+                f"error[io.stdout]: standard output: cannot write: {exc.strerror or exc}\n"
+            )
         # What could not be delivered is dropped, so that the interpreter's own flush at
         # exit does not fail again (and change the status).
         devnull = os.open(os.devnull, os.O_WRONLY)

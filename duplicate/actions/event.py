@@ -11,9 +11,9 @@ from duplicate.event import EventInfo
 from duplicate.rules import Rules
 
 if TYPE_CHECKING:
-    from duplicate.io.event import Added, Stored
     import pandas as pd
 
+    from duplicate.io.event import Added, Stored
     from duplicate.output import Table
 
 

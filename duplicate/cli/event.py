@@ -174,7 +174,10 @@ def adjust(
 
     stored = duplicate.event_adjust(folder, corrections, reason, replace, **settings)
     kept = f"; the earlier ones are kept as {stored.replaced}" if stored.replaced else ""
-    stderr.print(f"the event holds {stored.rows} adjustments in {stored.path}{kept}")
+    from duplicate.text import counted
+
+    held = counted(stored.rows, "adjustment")
+    stderr.print(f"the event holds {held} in {stored.path}{kept}")
 
 
 @player_app.command(name="add")

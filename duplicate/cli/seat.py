@@ -119,8 +119,8 @@ def seat(
 
     Round 1: duplicate seat --players players.csv --round 1 --seed 2026
 
-    An event folder keeps the seating it is given (DIR/seatings/round-NNNN.csv, logged):
-    the round's upload is checked against it.
+    From an event folder, the folder keeps the seating (DIR/seatings/round-NNNN.csv,
+    logged): the round's upload is checked against it.
     """
     import duplicate
     from duplicate.cli.settings import of_groups

@@ -178,8 +178,7 @@ def _out_of_turn(folder: Path, number: int, target: Path, source: str) -> list[P
             source,
             f"is round {number}, and the event holds {holds}: the next upload is round {following}",
             column="round",
-            hint=f"add round {following} first; a wrong round number: correct it (or "
-            "{opt:round_number})",
+            hint=f"add round {following} first, or correct the round number",
             code="event.round-skipped",
         )
     ]

@@ -58,16 +58,18 @@ def _tables_not_zero(results: Results) -> list[Problem]:
         where = f"round {first['round']}, deal {first['deal']}, table {first['table']}"
         total = _shown(int(totals[code]), scale)
         likely = _likely_cells(units[mine], int(totals[code]), scale)
-        if len(likely) == 1:
-            at, typed, meant = likely[0]
-            row = int(frame["row"].iloc[mine[at]])
+        if likely:
+            rows = [int(frame["row"].iloc[mine[at]]) for at, _, _ in likely]
+            said = [f"{typed}, perhaps {meant}" for _, typed, meant in likely]
+            if len(likely) > 1:
+                said = [f"{text} (row {row})" for text, row in zip(said, rows, strict=True)]
             problems.append(
                 Problem(
                     results.source,
-                    f"{where}: scores add up to {total}, not 0; {typed}, perhaps {meant}",
-                    (row,),
+                    f"{where}: scores add up to {total}, not 0; " + ", or ".join(said),
+                    tuple(rows),
                     "score",
-                    f"{meant} makes the table add up to 0: check it on the score sheet",
+                    "that correction makes the table add up to 0: check it on the score sheet",
                     code="entry.table-not-zero",
                 )
             )

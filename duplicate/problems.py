@@ -274,6 +274,11 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind("event.no-player", "No player id was given.", "Give the player's id."),
     Kind(
+        "event.bad-text",
+        "A player's id, name or club holds a control character (a line end, a tab, NUL).",
+        "Give it as it is printed.",
+    ),
+    Kind(
         "event.player-exists",
         "A late entry's id is registered already.",
         "Give a new id.",

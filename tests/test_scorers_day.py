@@ -95,7 +95,8 @@ def test_a_scorers_day(tmp_path: Path) -> None:
     ok("event", "player", "add", event, "P17", "--name", "新手", "--club", "俱乐部")
     ok("event", "player", "withdraw", event, "P05", "--reason", "unwell")
     seated = pd.read_csv(io.StringIO(ok("seat", event, "-o", "-")), dtype=str)
-    assert "P17" in set(seated["player"]) and "P05" not in set(seated["player"])
+    assert "P17" in set(seated["player"])
+    assert "P05" not in set(seated["player"])
 
     # Round 3 from standard input, a score typed with a digit twice: --strict catches it.
     three = played(seatings / "round-0003.csv", 3, seed=3)
@@ -109,7 +110,8 @@ def test_a_scorers_day(tmp_path: Path) -> None:
     assert code == 1
     assert "error[entry.table-not-zero]" in err
     named = re.search(r"<stdin>, rows? ([0-9, ]+), column 'score'", err)
-    assert named is not None and str(at + 2) in named[1].split(", ")
+    assert named is not None
+    assert str(at + 2) in named[1].split(", ")
     assert f"{meant + meant[-1]}, perhaps {meant}" in err
     assert not (event / "rounds" / "round-0003.parquet").exists()
     ok("event", "add", event, "-", "--strict", stdin=three.to_csv(index=False).encode())

@@ -41,7 +41,6 @@ from duplicate.io.event_folder import (
 )
 from duplicate.io.read import read_raw, read_results, sha256_of, source_name
 from duplicate.io.source import resolve
-from duplicate.io.write import csv_bytes
 from duplicate.model.columns import canonical_name, closest_match, header_map
 from duplicate.model.entry_checks import entry_problems
 from duplicate.model.results import Results, parse_results
@@ -250,11 +249,7 @@ def store_adjustments(
         "event.adjustments-exist",
     )
     replaced = _keep_replaced(folder, target, replace or add, refused)
-    write_file(
-        target,
-        csv_bytes(pa.Table.from_pandas(text, preserve_index=False)),
-        overwrite=replaced is not None,
-    )
+    write_file(target, stored_csv(text), overwrite=replaced is not None)
     log(
         folder,
         "adjust" if add else "adjustments",
@@ -341,7 +336,7 @@ def store_seating(folder: str | Path, seating: pd.DataFrame, replace: bool = Fal
         )
     number = int(rounds[0])
     target = seating_path(folder, number)
-    data = csv_bytes(pa.Table.from_pandas(seating.astype("str"), preserve_index=False))
+    data = stored_csv(seating.astype("str"))
     recorded = number in published_seatings(folder)
     if recorded and target.is_file() and target.read_bytes() == data:
         return Stored(target, len(seating), None)
@@ -370,6 +365,8 @@ def add_player(
     from the next round, below the players with results."""
     from duplicate.seating.players import parse_players
 
+    for what, value in (("player", player), ("name", name), ("club", club)):
+        _refuse_control(what, value)
     folder, raw, path = _players(folder)
     player = player.strip()
     columns = _player_columns(raw)
@@ -428,6 +425,24 @@ def _players(folder: str | Path) -> tuple[Path, pd.DataFrame, Path]:
     return folder, raw.reset_index(drop=True), path
 
 
+def stored_csv(frame: pd.DataFrame) -> bytes:
+    """A table the event keeps, as CSV holding each value exactly (an output's CSV
+    neutralises what a spreadsheet would run as a formula: here that would change an
+    id or a reason)."""
+    text: str = frame.to_csv(index=False, lineterminator="\n")
+    return text.encode("utf-8")
+
+
+def _refuse_control(what: str, value: str) -> None:
+    """A players file holds text: no line end, tab or other control character (it
+    would not read back as the same cell)."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise UsageError(
+            f"{what} {value!r} holds a control character (a line end, a tab, NUL)",
+            "event.bad-text",
+        )
+
+
 def _player_columns(raw: pd.DataFrame) -> dict[str, Any]:
     """A players file's columns by what they hold, as parse_players and player_details
     read them (player, name, club, status, registered)."""
@@ -458,7 +473,7 @@ def _store_players(
     text = raw.astype("str").where(raw.notna(), "")
     parse_players(text, str(path))
     replaced = _keep_replaced(folder, path, True, UsageError("", "event.file-exists"))
-    write_file(path, csv_bytes(pa.Table.from_pandas(text, preserve_index=False)), overwrite=True)
+    write_file(path, stored_csv(text), overwrite=True)
     log(
         folder,
         action,

@@ -33,7 +33,7 @@ def uploads(tmp_path: Path) -> dict[int, Path]:
     return found
 
 
-def folder_with(tmp_path: Path, rounds: int, players: bool = True) -> Path:
+def folder_with(tmp_path: Path, rounds: int, players: bool = True, *rules: str) -> Path:
     """The sample event as a folder, its first `rounds` rounds added."""
     played = uploads(tmp_path)
     ids = sorted(pd.read_csv(EVENT, dtype=str)["player"].unique())
@@ -42,7 +42,7 @@ def folder_with(tmp_path: Path, rounds: int, players: bool = True) -> Path:
     extra = ["--players", tmp_path / "players.csv"] if players else []
     code, _, err = run(
         "event", "init", folder, "--name", "Spring", "--date", "2026-12-05",
-        "--game", "big2", "--table-size", "4", *extra,
+        "--game", "big2", "--table-size", "4", *extra, *rules,
     )  # fmt: skip
     assert code == 0, err
     for number in range(1, rounds + 1):
@@ -111,6 +111,24 @@ def test_a_copy_of_a_stored_round_is_refused(tmp_path: Path) -> None:
     assert not (folder / "rounds" / "round-0003.parquet").exists()
     # Round 3's own results go in.
     assert run("event", "add", folder, uploads(tmp_path)[3])[0] == 0
+
+
+def test_a_copy_is_named_when_its_deals_clash_with_the_round_it_copies(
+    tmp_path: Path,
+) -> None:
+    # Deals numbered through the event, compared across it: a copy plays round 2's
+    # deals a second time, and is named a copy first.
+    folder = folder_with(tmp_path, 0, True, "--deal-scope", "event")
+    for number, upload in list(uploads(tmp_path).items())[:2]:
+        played = pd.read_csv(upload, dtype=str)
+        played["deal"] = f"{number}-" + played["deal"]
+        played.to_csv(upload, index=False)
+        code, _, err = run("event", "add", folder, upload)
+        assert code == 0, err
+    copy = as_round(tmp_path / "round2.csv", 3, tmp_path / "copy.csv")
+    code, _, err = run("event", "add", folder, copy)
+    assert code == 1
+    assert err.startswith("error[event.round-copy]")
 
 
 def test_a_corrected_upload_is_not_a_copy_of_itself(tmp_path: Path) -> None:
@@ -194,6 +212,15 @@ def test_seat_into_the_folder_by_another_name_is_refused(tmp_path: Path) -> None
     assert code == 2
     assert "error[seat.output-in-folder]" in err
     assert not (folder / "seatings" / "next.csv").exists()
+
+
+def test_seat_refuses_to_keep_a_seating_beside_one_saved_by_hand(tmp_path: Path) -> None:
+    folder = folder_with(tmp_path, 3)
+    (folder / "seatings" / "round-0004.csv").write_text("round,table,seat,player\n")
+    code, _, err = run("seat", folder, "-o", "-")
+    assert code == 1
+    assert "error[event.seating-unrecorded]" in err
+    assert (folder / "seatings" / "round-0004.csv").read_text() == "round,table,seat,player\n"
 
 
 def test_a_different_seating_of_a_seated_round_needs_replace(tmp_path: Path) -> None:

@@ -329,6 +329,7 @@ def store_seating(folder: str | Path, seating: pd.DataFrame, replace: bool = Fal
     the seating its upload is checked against. The same seating again is stored once;
     another one of the round needs `replace` (the earlier kept in replaced/)."""
     folder = Path(folder)
+    _refuse_unrecorded_seatings(folder)
     rounds = sorted(set(seating["round"].astype("str")))
     if len(rounds) != 1:
         raise UsageError(
@@ -623,10 +624,7 @@ def _check_with_the_rest(
             )
     if not others:
         return []
-    first = next(iter(others.values()))
-    together = pd.concat([*others.values(), raw[first.columns]], ignore_index=True)
-    parse_results(together, f"{folder} with {source}", 1, rules.deal_scope)
-    return [
+    copies = [
         Problem(
             source,
             f"holds the results of round {other['round'].iloc[0]} ({path.name}) under "
@@ -637,6 +635,14 @@ def _check_with_the_rest(
         for path, other in others.items()
         if _same_rows(other, raw)
     ]
+    first = next(iter(others.values()))
+    together = pd.concat([*others.values(), raw[first.columns]], ignore_index=True)
+    try:
+        parse_results(together, f"{folder} with {source}", 1, rules.deal_scope)
+    except InvalidData as exc:
+        # A copy of a round clashes with it: the copy is what to say first.
+        raise InvalidData(copies + exc.problems) from None
+    return copies
 
 
 def _same_rows(stored: pd.DataFrame, upload: pd.DataFrame) -> bool:

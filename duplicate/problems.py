@@ -247,6 +247,11 @@ KINDS: tuple[Kind, ...] = (
         "Upload the round's own results.",
     ),
     Kind(
+        "event.withdrawn-player-played",
+        "An upload gives results to a player in a round after they withdrew.",
+        "Correct a misspelled id; else accept it with `--force --reason`.",
+    ),
+    Kind(
         "event.no-such-round",
         "The round to withdraw is not in the event.",
         "Give a round `event status` lists.",

@@ -361,6 +361,21 @@ def test_a_late_entry_and_a_withdrawal_are_seen_by_seat_and_the_outputs(
     assert "P12" in set(standings["player"])
 
 
+def test_a_withdrawn_player_with_results_after_withdrawing_is_refused(
+    tmp_path: Path,
+) -> None:
+    folder = folder_with(tmp_path, 2)
+    assert run("event", "player", "withdraw", folder, "P12", "--reason", "unwell")[0] == 0
+    round3 = uploads(tmp_path)[3]
+    code, _, err = run("event", "add", folder, round3)
+    assert code == 1
+    assert "error[event.withdrawn-player-played]" in err
+    # A correction of a round they played goes in; so does round 3 with --force.
+    assert run("event", "add", folder, uploads(tmp_path)[2], "--replace")[0] == 0
+    code, _, err = run("event", "add", folder, round3, "--force", "--reason", "back in")
+    assert code == 0, err
+
+
 def test_players_cannot_change_without_a_players_file(tmp_path: Path) -> None:
     folder = folder_with(tmp_path, 1, players=False)
     code, _, err = run("event", "player", "add", folder, "P49")

@@ -54,7 +54,8 @@ def event_add(
     seating, the rounds before: the next round, not a copy of another) and store it as
     accepted; `replace` stores a corrected upload of a round already in (the earlier
     one is kept). `strict`: likely data-entry mistakes refuse it. `force` with a
-    `reason` (logged): accept an upload off its seating, out of turn, or a copy."""
+    `reason` (logged): accept an upload off its seating, out of turn, a copy,
+    or playing a withdrawn player."""
     from duplicate.io.event import add_round
 
     return add_round(folder, upload, round_number, replace, encoding, sheet, strict, force, reason)

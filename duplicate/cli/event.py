@@ -92,8 +92,8 @@ def add(
         bool,
         typer.Option(
             "--force",
-            help="Accept an upload off the round's stored seating, out of turn, or a copy "
-            "of another round (with --reason, logged).",
+            help="Accept an upload off the round's stored seating, out of turn, a copy of "
+            "another round, or playing a withdrawn player (with --reason, logged).",
         ),
     ] = False,
     reason: Annotated[

@@ -30,6 +30,7 @@ from duplicate.io.event_folder import (
     file_record,
     load_info,
     log,
+    log_entries,
     log_lines,
     players_file,
     published_seatings,
@@ -41,6 +42,7 @@ from duplicate.io.event_folder import (
 )
 from duplicate.io.read import read_raw, read_results, sha256_of, source_name
 from duplicate.io.source import resolve
+from duplicate.limits import MAX_LISTED
 from duplicate.model.columns import canonical_name, closest_match, header_map
 from duplicate.model.entry_checks import entry_problems
 from duplicate.model.results import Results, parse_results
@@ -127,6 +129,7 @@ def add_round(
     if problems:
         raise InvalidData(problems)
     refusable += _seating_problems(folder, results, number)
+    refusable += _withdrawn_playing(folder, results, number)
     refusable += _check_with_the_rest(folder, raw, target, name, rules)
     if refusable and not force:
         raise InvalidData(refusable)
@@ -171,7 +174,7 @@ def _out_of_turn(folder: Path, number: int, target: Path, source: str) -> list[P
     following = max(held, default=0) + 1
     if number <= following or target.exists():
         return []
-    holds = f"rounds 1 to {following - 1}" if held else "no round yet"
+    holds = f"rounds up to {following - 1}" if held else "no round yet"
     return [
         Problem(
             source,
@@ -181,6 +184,43 @@ def _out_of_turn(folder: Path, number: int, target: Path, source: str) -> list[P
             code="event.round-skipped",
         )
     ]
+
+
+def _withdrawn_playing(folder: Path, results: Results, number: int) -> list[Problem]:
+    """Players with results in a round after they withdrew (withdrawn in the players
+    file given at init: before round 1)."""
+    path = players_file(folder)
+    if path is None:
+        return []
+    from duplicate.seating.players import parse_players
+
+    raw, _ = read_raw(path)
+    field = parse_players(raw, str(path))
+    withdrawn = set(field.loc[field["withdrawn"], "player"])
+    if not withdrawn:
+        return []
+    after = {
+        str(e.get("player")): int(e.get("after_round") or 0)
+        for e in log_entries(folder)
+        if e.get("action") == "player-withdraw"
+    }
+    text = results.frame["player"].astype("str")
+    problems = []
+    for player in sorted(withdrawn & set(text)):
+        if number <= after.get(player, 0):
+            continue
+        rows = tuple(int(r) for r in results.frame.loc[text == player, "row"])
+        problems.append(
+            Problem(
+                results.source,
+                f"player {player!r} has results in round {number}, and withdrew before it",
+                rows[:MAX_LISTED],
+                "player",
+                "a misspelled id? correct it; else accept it with {opt:force} {opt:reason}",
+                code="event.withdrawn-player-played",
+            )
+        )
+    return problems
 
 
 def _refuse_unrecorded_seatings(folder: Path) -> None:
@@ -410,7 +450,10 @@ def withdraw_player(folder: str | Path, player: str, reason: str) -> Stored:
         raw[label] = ""
     raw[label] = raw[label].astype("str").where(raw[label].notna(), "")
     raw.loc[raw.index[at[0]], label] = "withdrawn"
-    return _store_players(folder, path, raw, "player-withdraw", player, reason)
+    held = [int(p.stem.split("-")[1]) for p in stored_rounds(folder)]
+    return _store_players(
+        folder, path, raw, "player-withdraw", player, reason, after_round=max(held, default=0)
+    )
 
 
 def _players(folder: str | Path) -> tuple[Path, pd.DataFrame, Path]:
@@ -467,7 +510,13 @@ def _late_registration(registered: pd.Series) -> str:
 
 
 def _store_players(
-    folder: Path, path: Path, raw: pd.DataFrame, action: str, player: str, reason: str | None
+    folder: Path,
+    path: Path,
+    raw: pd.DataFrame,
+    action: str,
+    player: str,
+    reason: str | None,
+    **details: Any,
 ) -> Stored:
     from duplicate.seating.players import parse_players
 
@@ -480,6 +529,7 @@ def _store_players(
         action,
         player=player,
         reason=reason,
+        **details,
         file=file_record(folder, path),
         replaced=file_record(folder, replaced) if replaced else None,
     )

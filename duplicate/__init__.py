@@ -25,7 +25,8 @@ keyword (the command line's options: `tie_ranking="dense"`, `adjustments="adj.cs
 | game-score      | `game_score(raw, game)` -> Table |
 | leaderboard     | `leaderboard(games, scheme)` -> Table |
 | import          | `import_session(session)` -> Table |
-| event ...       | `event_init`, `event_add`, `event_adjustments`, `event_status` |
+| event ...       | `event_init`, `event_add`, `event_withdraw`, `event_adjust`, `event_status` |
+| event player    | `event_player_add`, `event_player_withdraw` |
 | manifest check  | `check_manifest(path)` -> ManifestCheck |
 | -o, --manifest  | `publish(result, path, manifest=...)` |
 | rules           | `Rules`, `load_rules(path)`, `Rules.to_toml()` |
@@ -44,9 +45,14 @@ from duplicate.actions.bridge import import_session
 from duplicate.actions.event import (
     EventStatus,
     event_add,
+    event_adjust,
     event_adjustments,
     event_init,
+    event_player_add,
+    event_player_withdraw,
     event_status,
+    event_store_seating,
+    event_withdraw,
 )
 from duplicate.actions.explain import explain
 from duplicate.actions.game_score import game_score
@@ -104,9 +110,14 @@ __all__ = [
     "check_manifest",
     "elimination",
     "event_add",
+    "event_adjust",
     "event_adjustments",
     "event_init",
+    "event_player_add",
+    "event_player_withdraw",
     "event_status",
+    "event_store_seating",
+    "event_withdraw",
     "explain",
     "final",
     "game_score",

@@ -242,6 +242,71 @@ KINDS: tuple[Kind, ...] = (
         "To store corrected ones, replace them (the earlier ones are kept).",
     ),
     Kind(
+        "event.round-skipped",
+        "An upload is not the next round: the event holds rounds up to N, and it is round "
+        "N + 2 or later (likely a wrong round number).",
+        "Add the rounds in order; correct the round number; or accept it with `--force "
+        '--reason "..."` (logged).',
+    ),
+    Kind(
+        "event.round-copy",
+        "An upload's results are a stored round's, but for the round number: likely the "
+        "wrong file.",
+        "Upload the round's own results.",
+    ),
+    Kind(
+        "event.withdrawn-player-played",
+        "An upload gives results to a player in a round after they withdrew.",
+        "Correct a misspelled id; else accept it with `--force --reason`.",
+    ),
+    Kind(
+        "event.no-such-round",
+        "The round to withdraw is not in the event.",
+        "Give a round `event status` lists.",
+    ),
+    Kind(
+        "event.no-reason",
+        "A change the log must explain was given no reason.",
+        'Give `--reason "..."`.',
+    ),
+    Kind(
+        "event.seating-unrecorded",
+        "A file in the event's seatings/ that `seat DIR` did not store (a seating saved by "
+        "hand): no upload would be checked against it.",
+        "Store the round's seating with `duplicate seat DIR`, and remove the file.",
+    ),
+    Kind(
+        "event.seating-exists",
+        "The round has a stored seating already, and this one differs.",
+        "Give `--replace` to store this one (the earlier is kept); reprint what was printed.",
+    ),
+    Kind(
+        "event.no-players",
+        "The event has no players file to register or withdraw a player in.",
+        "Make the event with `--players FILE`.",
+    ),
+    Kind("event.no-player", "No player id was given.", "Give the player's id."),
+    Kind(
+        "event.bad-text",
+        "A player's id, name or club holds a control character (a line end, a tab, NUL).",
+        "Give it as it is printed.",
+    ),
+    Kind(
+        "event.player-exists",
+        "A late entry's id is registered already.",
+        "Give a new id.",
+    ),
+    Kind(
+        "event.player-unknown",
+        "The player to withdraw is not registered in the event.",
+        "Give a registered player's id.",
+    ),
+    Kind(
+        "event.player-withdrawn",
+        "The player has withdrawn already.",
+        "Nothing to do.",
+    ),
+    Kind(
         "event.no-results",
         "The command needs results, and the source holds none (a hand log, or an "
         "event with no round yet).",
@@ -354,6 +419,16 @@ KINDS: tuple[Kind, ...] = (
         "seat.table-size",
         "A table of fewer than 2 seats, or of more than 8 without forcing it.",
         "Give the seats per table (4 Big Two, 3 Dou Dizhu); force larger tables.",
+    ),
+    Kind(
+        "seat.output-in-folder",
+        "`-o` into an event folder's seatings/, which `seat DIR` writes itself.",
+        "Leave -o out, or give a file elsewhere.",
+    ),
+    Kind(
+        "seat.several-rounds",
+        "A seating to store covers more than one round.",
+        "Store each round's seating on its own.",
     ),
     Kind("seat.order", "An unknown seating order.", "Use snake or straight."),
     Kind("seat.fill", "An unknown way to complete the last table.", "Use robot or bye."),
@@ -796,7 +871,7 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "print.no-seating",
         "The event folder holds no published seating of the round asked for.",
-        "Publish the seating into the folder's seatings/ first.",
+        "Seat the round from the folder first (`duplicate seat DIR`).",
     ),
 )
 

@@ -50,7 +50,9 @@ def test_a_mistyped_score_leaves_its_table_off_zero(tmp_path: Path) -> None:
     code, _, err = run("validate", path, "--game", "big2")
     assert code == 0
     assert "round 1, deal 1, table 1: scores add up to 666, not 0" in err
-    assert "rows 2, 3, 4, 5, column 'score'" in err
+    # The likely cell: the one whose correction makes the table add up to 0, by a slip.
+    assert "row 5, column 'score'" in err
+    assert "740, perhaps 74" in err
     assert "1 likely data-entry mistake" in err
     # Without --game nothing says the game sums to zero.
     assert "add up" not in run("validate", path)[2]

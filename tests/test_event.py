@@ -9,6 +9,7 @@ import pandas as pd
 import xlsxwriter
 from typer.testing import CliRunner
 
+import duplicate
 from duplicate.cli import app
 from tests.conftest import ROOT
 
@@ -98,9 +99,15 @@ def test_an_upload_is_checked_against_the_event(tmp_path: Path) -> None:
     code, _, err = run("event", "add", folder, misspelled)
     assert code == 1
     assert "player 'P71' is not registered" in err
-    # The round's published seating: a player at another table is refused.
+    # The round's stored seating: a player at another table is refused. A seating
+    # saved by hand is not one: refused, not ignored.
     seating = pd.read_csv(uploads[2])[["round", "table", "seat", "player"]].drop_duplicates()
-    seating.to_csv(folder / "seatings" / "round-0002.csv", index=False)
+    seating.to_csv(folder / "seatings" / "by-hand.csv", index=False)
+    code, _, err = run("event", "add", folder, uploads[2])
+    assert code == 1
+    assert "error[event.seating-unrecorded]" in err
+    (folder / "seatings" / "by-hand.csv").unlink()
+    duplicate.event_store_seating(folder, seating)
     moved = tmp_path / "moved.csv"
     played = pd.read_csv(uploads[2])
     first = played[played["table"] == played["table"].min()]["player"].iloc[0]

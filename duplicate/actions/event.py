@@ -1,4 +1,5 @@
-"""`event init|add|adjustments|status`: an event folder that grows round by round."""
+"""`event init|add|withdraw|adjust|player|status`: an event folder that grows round by
+round."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from duplicate.event import EventInfo
 from duplicate.rules import Rules
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from duplicate.io.event import Added, Stored
+    from duplicate.output import Table
 
 
 def event_init(
@@ -42,13 +46,78 @@ def event_add(
     replace: bool = False,
     encoding: str | None = None,
     sheet: str | None = None,
+    strict: bool = False,
+    force: bool = False,
+    reason: str | None = None,
 ) -> Added:
-    """Check a round's upload against the event (known players, the round's published
-    seating, the rounds before) and store it as accepted; `replace` stores a corrected
-    upload of a round already in (the earlier one is kept)."""
+    """Check a round's upload against the event (known players, the round's stored
+    seating, the rounds before: the next round, not a copy of another) and store it as
+    accepted; `replace` stores a corrected upload of a round already in (the earlier
+    one is kept). `strict`: likely data-entry mistakes refuse it. `force` with a
+    `reason` (logged): accept an upload off its seating, out of turn, a copy,
+    or playing a withdrawn player."""
     from duplicate.io.event import add_round
 
-    return add_round(folder, upload, round_number, replace, encoding, sheet)
+    return add_round(folder, upload, round_number, replace, encoding, sheet, strict, force, reason)
+
+
+def event_withdraw(folder: str | Path, round_number: int, reason: str) -> Path:
+    """Take a round out of the event (kept in withdrawn/, logged with `reason`): no
+    command reads it; the path it is kept at."""
+    from duplicate.io.event import withdraw_round
+
+    return withdraw_round(folder, round_number, reason)
+
+
+def event_adjust(
+    folder: str | Path,
+    adjustments: str | Path,
+    reason: str,
+    replace: bool = False,
+    encoding: str | None = None,
+    sheet: str | None = None,
+) -> Stored:
+    """Add the arbiter's corrections to the event's (each checked to name a result of
+    it; `replace`: they are the whole set), logged with `reason`: every command on the
+    folder then applies them, printed cards included."""
+    from duplicate.io.event import store_adjustments
+
+    if not reason.strip():
+        from duplicate.errors import UsageError
+
+        raise UsageError("give {opt:reason}: the log says why", "event.no-reason")
+    return store_adjustments(folder, adjustments, replace, encoding, sheet, reason, add=True)
+
+
+def event_player_add(
+    folder: str | Path,
+    player: str,
+    name: str = "",
+    club: str = "",
+    reason: str | None = None,
+) -> Stored:
+    """Register a late entry (logged): seated from the next round, shown everywhere."""
+    from duplicate.io.event import add_player
+
+    return add_player(folder, player, name, club, reason)
+
+
+def event_player_withdraw(folder: str | Path, player: str, reason: str) -> Stored:
+    """Withdraw a player (logged with `reason`): no longer seated; results stay."""
+    from duplicate.io.event import withdraw_player
+
+    return withdraw_player(folder, player, reason)
+
+
+def event_store_seating(
+    folder: str | Path, seated: Table | pd.DataFrame, replace: bool = False
+) -> Stored:
+    """Store a round's seating (`seat`'s, or a table of round, table, seat, player) in
+    the event folder, logged: its upload is checked against it."""
+    from duplicate.io.event import store_seating
+    from duplicate.output import Table
+
+    return store_seating(folder, seated.frame if isinstance(seated, Table) else seated, replace)
 
 
 def event_adjustments(
@@ -59,7 +128,8 @@ def event_adjustments(
     sheet: str | None = None,
 ) -> Stored:
     """Store the arbiter's corrections in the event (each checked to name a result of
-    it): every command on the folder then applies them, printed cards included."""
+    it): every command on the folder then applies them, printed cards included. (The
+    earlier name of event_adjust: refused when the event has some, unless `replace`.)"""
     from duplicate.io.event import store_adjustments
 
     return store_adjustments(folder, adjustments, replace, encoding, sheet)

@@ -77,7 +77,7 @@ def _published(event: Event, round_number: int | None) -> str:
         which = f"round {round_number}" if round_number else "any round"
         raise UsageError(
             f"{event.source}/seatings holds no seating of {which}: publish one with "
-            f"`duplicate seat {event.source} -o {event.source}/seatings/round-NNNN.csv`",
+            f"`duplicate seat {event.source}`",
             "print.no-seating",
         )
     return seatings[max(seatings)]

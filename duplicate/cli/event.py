@@ -1,4 +1,5 @@
-"""`duplicate event init|add|adjustments|status`: an event that grows round by round."""
+"""`duplicate event init|add|withdraw|adjust|player|status`: an event that grows round
+by round."""
 
 from __future__ import annotations
 
@@ -6,7 +7,14 @@ from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import publishing, reports_errors, say_warnings, stderr, whole_option
+from duplicate.cli.common import (
+    publishing,
+    reports_errors,
+    say_warnings,
+    stderr,
+    whole_number,
+    whole_option,
+)
 from duplicate.cli.settings import choice_enum, choice_value, settings_options
 from duplicate.games.registry import names as game_names
 from duplicate.options import RULES
@@ -16,8 +24,17 @@ event_app = typer.Typer(
     help="An event folder: init it, add each round's upload and the corrections, see its status.",
     no_args_is_help=True,
 )
+player_app = typer.Typer(
+    name="player",
+    help="Late entries and withdrawals: the event's players file, logged.",
+    no_args_is_help=True,
+)
+event_app.add_typer(player_app)
 GameChoice = choice_enum("GameChoice", game_names())
 FolderArg = Annotated[str, typer.Argument(metavar="DIR", help="The event folder.")]
+ReasonOption = Annotated[
+    str, typer.Option("--reason", help="Why (the log keeps it).", metavar="TEXT")
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -67,24 +84,142 @@ def add(
     replace: Annotated[
         bool, typer.Option("--replace", help="Store a corrected upload of a round.")
     ] = False,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="Likely data-entry mistakes are errors (exit 1)."),
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Accept an upload off the round's stored seating, out of turn, a copy of "
+            "another round, or playing a withdrawn player (with --reason, logged).",
+        ),
+    ] = False,
+    reason: Annotated[
+        str | None,
+        typer.Option("--reason", help="Why --force (the log keeps it).", metavar="TEXT"),
+    ] = None,
     *,
     settings: dict[str, Any],
 ) -> None:
-    """Check a round's upload against the event (known players, the round's published
-    seating in DIR/seatings, the rounds before) and store it as accepted.
+    """Check a round's upload against the event (known players, the round's stored
+    seating in DIR/seatings, the rounds before: the next round, not a copy of one) and
+    store it as accepted.
 
     Example: duplicate event add spring round1.xlsx
     """
     import duplicate
 
-    added = duplicate.event_add(folder, upload, round_number, replace, **settings)
+    added = duplicate.event_add(
+        folder, upload, round_number, replace, strict=strict, force=force, reason=reason,
+        **settings,
+    )  # fmt: skip
     say_warnings(added.warnings)
+    if added.accepted:
+        say_warnings(added.accepted)
+        stderr.print(f"accepted with --force: {reason}")
     what = "replaced" if added.replaced else "added"
     kept = f"; the earlier upload is kept as {added.replaced}" if added.replaced else ""
     stderr.print(f"{what} round {added.round}: {added.rows} rows in {added.path}{kept}")
 
 
-@event_app.command(name="adjustments")
+@event_app.command(name="withdraw")
+@reports_errors
+def withdraw(
+    folder: FolderArg,
+    round_number: Annotated[
+        int, typer.Argument(metavar="ROUND", parser=whole_number, help="The round to withdraw.")
+    ],
+    reason: ReasonOption,
+) -> None:
+    """Take a round out of the event: no command reads it, its file is kept in
+    DIR/withdrawn, and the log says why. The round may then be added again.
+
+    Example: duplicate event withdraw spring 4 --reason "round 3's file sent as round 4"
+    """
+    import duplicate
+
+    kept = duplicate.event_withdraw(folder, round_number, reason)
+    stderr.print(f"withdrew round {round_number}; its file is kept as {kept}")
+
+
+@event_app.command(name="adjust")
+@reports_errors
+@settings_options("source", skip=("adjustments", "players", "rules_file"))
+def adjust(
+    folder: FolderArg,
+    corrections: Annotated[
+        str,
+        typer.Argument(
+            metavar="ADJUSTMENTS",
+            help="The corrections: round, deal, player, kind, value, reason (CSV, .xlsx).",
+        ),
+    ],
+    reason: ReasonOption,
+    replace: Annotated[
+        bool,
+        typer.Option("--replace", help="These are the whole set: the event's are replaced."),
+    ] = False,
+    *,
+    settings: dict[str, Any],
+) -> None:
+    """Add the arbiter's corrections to the event's, each checked to name a result of
+    it: standings, score, explain, verify, seat, report and print on DIR apply them.
+    The earlier set is kept in DIR/replaced; the log says why.
+
+    Example: duplicate event adjust spring penalty.csv --reason "arbiter's ruling, round 2"
+    """
+    import duplicate
+
+    stored = duplicate.event_adjust(folder, corrections, reason, replace, **settings)
+    kept = f"; the earlier ones are kept as {stored.replaced}" if stored.replaced else ""
+    from duplicate.text import counted
+
+    held = counted(stored.rows, "adjustment")
+    stderr.print(f"the event holds {held} in {stored.path}{kept}")
+
+
+@player_app.command(name="add")
+@reports_errors
+def player_add(
+    folder: FolderArg,
+    player: Annotated[str, typer.Argument(metavar="ID", help="The player's id.")],
+    name: Annotated[str, typer.Option("--name", help="The player's name.")] = "",
+    club: Annotated[str, typer.Option("--club", help="The player's club.")] = "",
+    reason: Annotated[
+        str | None, typer.Option("--reason", help="Why (the log keeps it).", metavar="TEXT")
+    ] = None,
+) -> None:
+    """Register a late entry: seated from the next round (below the players with
+    results), named in every output.
+
+    Example: duplicate event player add spring P49 --name "Player 49" --club Club
+    """
+    import duplicate
+
+    duplicate.event_player_add(folder, player, name, club, reason)
+    stderr.print(f"registered {player} in {folder}")
+
+
+@player_app.command(name="withdraw")
+@reports_errors
+def player_withdraw(
+    folder: FolderArg,
+    player: Annotated[str, typer.Argument(metavar="ID", help="The player's id.")],
+    reason: ReasonOption,
+) -> None:
+    """Withdraw a player: no longer seated; their results so far stay.
+
+    Example: duplicate event player withdraw spring P12 --reason "unwell"
+    """
+    import duplicate
+
+    duplicate.event_player_withdraw(folder, player, reason)
+    stderr.print(f"withdrew {player} from {folder}")
+
+
+@event_app.command(name="adjustments", hidden=True)
 @reports_errors
 @settings_options("source", skip=("adjustments", "players", "rules_file"))
 def adjustments(
@@ -103,7 +238,7 @@ def adjustments(
     settings: dict[str, Any],
 ) -> None:
     """Store the arbiter's corrections in the event, each checked to name a result of
-    it: standings, score, explain, verify, report and print on DIR then apply them.
+    it (the earlier name of `event adjust`, which adds to the event's own).
 
     Example: duplicate event adjustments spring adjustments.csv
     """

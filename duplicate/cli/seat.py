@@ -102,6 +102,14 @@ def seat(
         bool,
         typer.Option("--force", help=f"Allow tables of more than {MAX_TABLE_SIZE} seats."),
     ] = False,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            help="An event folder: store this seating over the round's stored one "
+            "(kept in DIR/replaced).",
+        ),
+    ] = False,
     *,
     settings: dict[str, Any],
 ) -> None:
@@ -110,6 +118,9 @@ def seat(
     Example: duplicate seat results.csv --players players.csv -k 4 -o round4.csv
 
     Round 1: duplicate seat --players players.csv --round 1 --seed 2026
+
+    From an event folder, the folder keeps the seating (DIR/seatings/round-NNNN.csv,
+    logged): the round's upload is checked against it.
     """
     import duplicate
     from duplicate.cli.settings import of_groups
@@ -135,6 +146,12 @@ def seat(
         force=force,
         **(read if drawn or source is None else {}),
     )
+    folder = seating.event.folder if seating.event is not None else None
+    # -o onto the file the event keeps the seating in (as scripts give it): kept once.
+    kept_only = folder is not None and _output_kept(folder, seating, settings.get("output"))
+    if folder is not None:
+        stored = duplicate.event_store_seating(folder, seating, replace)
+        stderr.print(f"the event keeps this seating as {stored.path}")
     if drawn:
         stderr.print(f"round 1 drawn with seed {seed}")
     if not drawn and avoid_repeats and seating.event is not None:
@@ -151,4 +168,29 @@ def seat(
             f"cut after {counted(keep, 'place')}, {counted(len(seating.cut), 'player')} out: "
             + (", ".join(seating.cut) or "none")
         )
-    emit(seating, "seating", settings)
+    if not kept_only:
+        emit(seating, "seating", settings)
+
+
+def _output_kept(folder: str, seating: Any, output: str | None) -> bool:
+    """Whether -o names the file the event keeps this seating in (written once, by the
+    event); any other file in its seatings/ is refused: it holds only what `seat DIR`
+    stores there."""
+    from duplicate.errors import UsageError
+    from duplicate.io.event_folder import SEATINGS, seating_path
+
+    if output in (None, "-"):
+        return False
+    seatings = (Path(folder) / SEATINGS).resolve()
+    given = Path(str(output)).resolve()
+    if not given.is_relative_to(seatings):
+        return False
+    rounds = seating.frame["round"].astype("str")
+    kept = seating_path(folder, int(rounds.iloc[0])).resolve() if len(rounds) else None
+    if given != kept:
+        raise UsageError(
+            f"{output}: `seat {folder}` keeps the seating in {seatings} itself; "
+            "leave -o out, or give a file elsewhere",
+            "seat.output-in-folder",
+        )
+    return True

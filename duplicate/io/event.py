@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import dataclass, replace
-from datetime import date
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -21,6 +22,7 @@ from duplicate.io.event_folder import (
     ADJUSTMENTS_FILE,
     EVENT_FILE,
     PLAYERS_FILE,
+    WITHDRAWN,
     adjustments_file,
     chain_intact,
     event_rules,
@@ -28,16 +30,20 @@ from duplicate.io.event_folder import (
     file_record,
     load_info,
     log,
+    log_entries,
     log_lines,
     players_file,
     published_seatings,
     rounds_folder,
+    seating_path,
     stored_rounds,
+    unrecorded_seatings,
     write_file,
 )
 from duplicate.io.read import read_raw, read_results, sha256_of, source_name
-from duplicate.io.write import csv_bytes
-from duplicate.model.columns import canonical_name, closest_match
+from duplicate.io.source import resolve
+from duplicate.limits import MAX_LISTED
+from duplicate.model.columns import canonical_name, closest_match, header_map
 from duplicate.model.entry_checks import entry_problems
 from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
@@ -82,6 +88,8 @@ class Added:
     replaced: Path | None
     # Likely data-entry mistakes in the upload (validate's checks, with the event's game).
     warnings: list[Problem]
+    # What `force` accepted (each problem the upload would be refused for).
+    accepted: list[Problem] = field(default_factory=list)
 
 
 def add_round(
@@ -91,22 +99,43 @@ def add_round(
     replace: bool = False,
     encoding: str | None = None,
     sheet: str | None = None,
+    strict: bool = False,
+    force: bool = False,
+    reason: str | None = None,
 ) -> Added:
-    """Check an uploaded round against the event and store it as accepted."""
+    """Check an uploaded round against the event and store it as accepted.
+
+    The upload must be the next round, or (`replace`) a round the event holds; its
+    results must not be another stored round's; it must be played at the round's
+    stored seating. `force` (with a `reason`, logged) accepts an upload refused for
+    one of these; `strict` refuses one with likely data-entry mistakes.
+    """
+    if force and not (reason or "").strip():
+        raise UsageError("{opt:force} needs {opt:reason}: the log says why", "event.no-reason")
     folder = Path(folder)
     event = load_info(folder)
     rules = event_rules(folder)
-    raw, first_row = read_raw(upload, encoding, sheet=sheet)
-    name = source_name(upload)
+    source = resolve(upload)
+    raw, first_row = read_raw(source, encoding, sheet=sheet)
+    name = source_name(source)
     raw = _canonical(raw, name)
     number = _round_of(raw, name, round_number)
     raw["round"] = str(number)
+    target = rounds_folder(folder) / f"round-{number:04d}.parquet"
+    refusable = _out_of_turn(folder, number, target, name)
+    _refuse_unrecorded_seatings(folder)
     results = parse_results(raw.copy(), name, first_row, rules.deal_scope)
-    problems = _unknown_players(folder, results) + _seating_problems(folder, results, number)
+    problems = _unknown_players(folder, results)
     if problems:
         raise InvalidData(problems)
-    target = rounds_folder(folder) / f"round-{number:04d}.parquet"
-    _check_with_the_rest(folder, raw, target, name, rules)
+    refusable += _seating_problems(folder, results, number)
+    refusable += _withdrawn_playing(folder, results, number)
+    refusable += _check_with_the_rest(folder, raw, target, name, rules)
+    if refusable and not force:
+        raise InvalidData(refusable)
+    warnings = entry_problems(results, game(event.game))
+    if strict and warnings:
+        raise InvalidData(warnings)
     refused = UsageError(
         f"round {number} is already in the event ({target}); "
         "give {opt:replace} to store a corrected upload",
@@ -115,16 +144,102 @@ def add_round(
     replaced = _keep_replaced(folder, target, replace, refused)
     data = _parquet(raw)
     write_file(target, data, overwrite=replace)
+    forced = {"forced": _accepted(refusable, reason)} if refusable else {}
     log(
         folder,
         "replace" if replaced else "add",
         round=number,
         upload=name,
-        upload_sha256=sha256_of(upload),
+        upload_sha256=source.sha256(),
         file=file_record(folder, target),
         replaced=file_record(folder, replaced) if replaced else None,
+        **forced,
     )
-    return Added(number, target, len(raw), replaced, entry_problems(results, game(event.game)))
+    return Added(number, target, len(raw), replaced, warnings, refusable)
+
+
+def _accepted(problems: list[Problem], reason: str | None) -> dict[str, Any]:
+    """What the log says `force` accepted: the reason, and each problem's code."""
+    return {
+        "reason": reason,
+        "codes": sorted({p.code for p in problems}),
+        "problems": len(problems),
+    }
+
+
+def _out_of_turn(folder: Path, number: int, target: Path, source: str) -> list[Problem]:
+    """The upload skips a round: the event holds rounds up to N, and it is not one of
+    them nor N + 1 (a withdrawn round's number may be used again)."""
+    held = [int(p.stem.split("-")[1]) for p in stored_rounds(folder)]
+    following = max(held, default=0) + 1
+    if number <= following or target.exists():
+        return []
+    holds = f"rounds up to {following - 1}" if held else "no round yet"
+    return [
+        Problem(
+            source,
+            f"is round {number}, and the event holds {holds}: the next upload is round {following}",
+            column="round",
+            hint=f"add round {following} first, or correct the round number",
+            code="event.round-skipped",
+        )
+    ]
+
+
+def _withdrawn_playing(folder: Path, results: Results, number: int) -> list[Problem]:
+    """Players with results in a round after they withdrew (withdrawn in the players
+    file given at init: before round 1)."""
+    path = players_file(folder)
+    if path is None:
+        return []
+    from duplicate.seating.players import parse_players
+
+    raw, _ = read_raw(path)
+    field = parse_players(raw, str(path))
+    withdrawn = set(field.loc[field["withdrawn"], "player"])
+    if not withdrawn:
+        return []
+    after = {
+        str(e.get("player")): int(e.get("after_round") or 0)
+        for e in log_entries(folder)
+        if e.get("action") == "player-withdraw"
+    }
+    text = results.frame["player"].astype("str")
+    problems = []
+    for player in sorted(withdrawn & set(text)):
+        if number <= after.get(player, 0):
+            continue
+        rows = tuple(int(r) for r in results.frame.loc[text == player, "row"])
+        problems.append(
+            Problem(
+                results.source,
+                f"player {player!r} has results in round {number}, and withdrew before it",
+                rows[:MAX_LISTED],
+                "player",
+                "a misspelled id? correct it; else accept it with {opt:force} {opt:reason}",
+                code="event.withdrawn-player-played",
+            )
+        )
+    return problems
+
+
+def _refuse_unrecorded_seatings(folder: Path) -> None:
+    """A file in seatings/ that `seat DIR` did not store would be a seating no upload
+    is checked against: refused, not ignored."""
+    found = unrecorded_seatings(folder)
+    if found:
+        raise InvalidData(
+            [
+                Problem(
+                    str(path),
+                    "was not stored by `duplicate seat`: no upload is checked against it",
+                    hint=f"store the round's seating with `duplicate seat {folder}` "
+                    "(it writes seatings/ itself), and remove this file",
+                    code="event.seating-unrecorded",
+                )
+                for path in found
+            ]
+        )
 
 
 @dataclass(frozen=True)
@@ -142,40 +257,283 @@ def store_adjustments(
     replace: bool = False,
     encoding: str | None = None,
     sheet: str | None = None,
+    reason: str | None = None,
+    add: bool = False,
 ) -> Stored:
     """Check the arbiter's corrections against the event (each names a result of it)
-    and store them as the event's: every command on the folder applies them."""
+    and store them as the event's: every command on the folder applies them.
+
+    `add`: the upload's corrections join the event's (else the event's are refused
+    unless `replace`); `replace`: they are the event's whole set. The earlier file is
+    kept in replaced/, and the log says why (`reason`)."""
     from duplicate.model.adjustments import parse_adjustments
-    from duplicate.model.row_adjustments import match_adjustments
 
     folder = Path(folder)
     load_info(folder)
-    raw, first_row = read_raw(upload, encoding, sheet=sheet)
-    name = source_name(upload)
-    adjustments = parse_adjustments(raw, name, first_row)
-    if stored_rounds(folder):
-        results = read_results(folder, deal_scope=event_rules(folder).deal_scope)
-        match_adjustments(results, adjustments)
+    source = resolve(upload)
+    raw, first_row = read_raw(source, encoding, sheet=sheet)
+    name = source_name(source)
+    parse_adjustments(raw, name, first_row)
     target = folder / ADJUSTMENTS_FILE
+    text = _adjustment_columns(raw)
+    if add and not replace and target.exists():
+        earlier, _ = read_raw(target)
+        text = _adjustment_columns(pd.concat([_adjustment_columns(earlier), text]))
+    if len(text) > len(raw):
+        _match_the_event(folder, text, str(target), 2)
+    else:
+        _match_the_event(folder, text, name, first_row)
     refused = UsageError(
         f"the event has adjustments already ({target}); give {{opt:replace}} to "
         "store the corrected ones",
         "event.adjustments-exist",
     )
-    replaced = _keep_replaced(folder, target, replace, refused)
-    text = raw.astype("str").where(raw.notna(), "")
-    write_file(
-        target, csv_bytes(pa.Table.from_pandas(text, preserve_index=False)), overwrite=replace
-    )
+    replaced = _keep_replaced(folder, target, replace or add, refused)
+    write_file(target, stored_csv(text), overwrite=replaced is not None)
     log(
         folder,
-        "adjustments",
+        "adjust" if add else "adjustments",
         upload=name,
-        upload_sha256=sha256_of(upload),
+        upload_sha256=source.sha256(),
+        reason=reason,
         file=file_record(folder, target),
         replaced=file_record(folder, replaced) if replaced else None,
     )
-    return Stored(target, len(raw), replaced)
+    return Stored(target, len(text), replaced)
+
+
+ADJUSTMENT_COLUMNS = ("round", "deal", "player", "kind", "value", "weight", "reason")
+
+
+def _adjustment_columns(raw: pd.DataFrame) -> pd.DataFrame:
+    """An adjustments table under its columns' own names, as text ('' where empty);
+    weight only when given."""
+    columns = header_map(raw)
+    kept: dict[str, list[str]] = {}
+    for column in ADJUSTMENT_COLUMNS:
+        if column in columns:
+            cells = raw[columns[column]]
+            kept[column] = cells.astype("str").where(cells.notna(), "").tolist()
+        elif column != "weight":
+            kept[column] = [""] * len(raw)
+    frame = pd.DataFrame(kept, dtype="str")
+    if "weight" in frame.columns:
+        frame["weight"] = frame["weight"].fillna("")
+    return frame.reset_index(drop=True)
+
+
+def _match_the_event(folder: Path, text: pd.DataFrame, name: str, first_row: int) -> None:
+    """Each correction names a result of the event (once rounds are in)."""
+    from duplicate.model.adjustments import parse_adjustments
+    from duplicate.model.row_adjustments import match_adjustments
+
+    adjustments = parse_adjustments(text, name, first_row)
+    if stored_rounds(folder):
+        results = read_results(folder, deal_scope=event_rules(folder).deal_scope)
+        match_adjustments(results, adjustments)
+
+
+def withdraw_round(folder: str | Path, number: int, reason: str) -> Path:
+    """Take a round out of what every command reads: its file kept in withdrawn/,
+    the log saying why. The path it is kept at."""
+    folder = Path(folder)
+    load_info(folder)
+    if not reason.strip():
+        raise UsageError("give {opt:reason}: the log says why", "event.no-reason")
+    target = rounds_folder(folder) / f"round-{number:04d}.parquet"
+    if not target.is_file():
+        held = ", ".join(p.stem.split("-")[1].lstrip("0") for p in stored_rounds(folder))
+        raise UsageError(
+            f"round {number} is not in the event (it holds {held or 'no round'})",
+            "event.no-such-round",
+        )
+    kept_in = folder / WITHDRAWN
+    kept_in.mkdir(exist_ok=True)
+    record = file_record(folder, target)
+    kept = kept_in / f"{target.stem}-{record['sha256'][:12]}{target.suffix}"
+    shutil.copyfile(target, kept)
+    target.unlink()
+    log(
+        folder,
+        "withdraw",
+        round=number,
+        reason=reason,
+        removed=record,
+        kept=file_record(folder, kept),
+    )
+    return kept
+
+
+def store_seating(folder: str | Path, seating: pd.DataFrame, replace: bool = False) -> Stored:
+    """A round's seating stored in the folder (seatings/round-NNNN.csv, logged):
+    the seating its upload is checked against. The same seating again is stored once;
+    another one of the round needs `replace` (the earlier kept in replaced/)."""
+    folder = Path(folder)
+    _refuse_unrecorded_seatings(folder)
+    rounds = sorted(set(seating["round"].astype("str")))
+    if len(rounds) != 1:
+        raise UsageError(
+            f"a seating of rounds {', '.join(rounds)}: one round at a time", "seat.several-rounds"
+        )
+    number = int(rounds[0])
+    target = seating_path(folder, number)
+    data = stored_csv(seating.astype("str"))
+    recorded = number in published_seatings(folder)
+    if recorded and target.is_file() and target.read_bytes() == data:
+        return Stored(target, len(seating), None)
+    refused = UsageError(
+        f"round {number} has a stored seating already ({target}); give {{opt:replace}} "
+        "to store this one instead (reprint what was printed from it)",
+        "event.seating-exists",
+    )
+    replaced = _keep_replaced(folder, target, replace, refused) if target.exists() else None
+    target.parent.mkdir(exist_ok=True)
+    write_file(target, data, overwrite=replaced is not None)
+    log(
+        folder,
+        "seating",
+        round=number,
+        file=file_record(folder, target),
+        replaced=file_record(folder, replaced) if replaced else None,
+    )
+    return Stored(target, len(seating), replaced)
+
+
+def add_player(
+    folder: str | Path, player: str, name: str = "", club: str = "", reason: str | None = None
+) -> Stored:
+    """A late entry registered in the event's players file (logged): `seat` seats them
+    from the next round, below the players with results."""
+    from duplicate.seating.players import parse_players
+
+    for what, value in (("player", player), ("name", name), ("club", club)):
+        _refuse_control(what, value)
+    folder, raw, path = _players(folder)
+    player = player.strip()
+    columns = _player_columns(raw)
+    if player in set(parse_players(raw, str(path))["player"]):
+        raise UsageError(f"player {player!r} is registered already ({path})", "event.player-exists")
+    if not player:
+        raise UsageError("give the player's id", "event.no-player")
+    row = {columns.get("player", "player"): player}
+    for column, value in (("name", name), ("club", club), ("status", "active")):
+        label = columns.get(column)
+        if label is None and value and column != "status":
+            label = column
+            raw[label] = ""
+        if label is not None:
+            row[label] = value
+    if "registered" in columns:
+        row[columns["registered"]] = _late_registration(raw[columns["registered"]])
+    grown = pd.concat([raw, pd.DataFrame([row], dtype="str")], ignore_index=True)
+    return _store_players(folder, path, grown, "player-add", player, reason)
+
+
+def withdraw_player(folder: str | Path, player: str, reason: str) -> Stored:
+    """A player withdrawn from the event (logged, with why): no longer seated; their
+    results so far stay."""
+    from duplicate.seating.players import parse_players
+
+    if not reason.strip():
+        raise UsageError("give {opt:reason}: the log says why", "event.no-reason")
+    folder, raw, path = _players(folder)
+    player = player.strip()
+    field = parse_players(raw, str(path))
+    at = np.flatnonzero((field["player"] == player).to_numpy())
+    if not len(at):
+        raise UsageError(f"player {player!r} is not registered in {path}", "event.player-unknown")
+    if bool(field["withdrawn"].iloc[at[0]]):
+        raise UsageError(f"player {player!r} has withdrawn already", "event.player-withdrawn")
+    label = _player_columns(raw).get("status")
+    if label is None:
+        label = "status"
+        raw[label] = ""
+    raw[label] = raw[label].astype("str").where(raw[label].notna(), "")
+    raw.loc[raw.index[at[0]], label] = "withdrawn"
+    held = [int(p.stem.split("-")[1]) for p in stored_rounds(folder)]
+    return _store_players(
+        folder, path, raw, "player-withdraw", player, reason, after_round=max(held, default=0)
+    )
+
+
+def _players(folder: str | Path) -> tuple[Path, pd.DataFrame, Path]:
+    folder = Path(folder)
+    load_info(folder)
+    path = players_file(folder)
+    if path is None:
+        raise UsageError(
+            f"{folder} has no players file: every player would be a late entry",
+            "event.no-players",
+        )
+    raw, _ = read_raw(path)
+    return folder, raw.reset_index(drop=True), path
+
+
+def stored_csv(frame: pd.DataFrame) -> bytes:
+    """A table the event keeps, as CSV holding each value exactly (an output's CSV
+    neutralises what a spreadsheet would run as a formula: here that would change an
+    id or a reason)."""
+    text: str = frame.to_csv(index=False, lineterminator="\n")
+    return text.encode("utf-8")
+
+
+def _refuse_control(what: str, value: str) -> None:
+    """A players file holds text: no line end, tab or other control character (it
+    would not read back as the same cell)."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise UsageError(
+            f"{what} {value!r} holds a control character (a line end, a tab, NUL)",
+            "event.bad-text",
+        )
+
+
+def _player_columns(raw: pd.DataFrame) -> dict[str, Any]:
+    """A players file's columns by what they hold, as parse_players and player_details
+    read them (player, name, club, status, registered)."""
+    columns = header_map(raw)
+    aliases = {
+        "牌手": "player", "选手": "player", "状态": "status", "报名": "registered",
+        "姓名": "name", "俱乐部": "club", "单位": "club",
+    }  # fmt: skip
+    for alias, column in aliases.items():
+        if alias in columns and column not in columns:
+            columns[column] = columns[alias]
+    return columns
+
+
+def _late_registration(registered: pd.Series) -> str:
+    """A late entry's place in the registration order: after everyone's."""
+    text = registered.astype("str").str.strip()
+    if len(text) and bool(text.str.fullmatch(r"[0-9]{1,18}").all()):
+        return str(int(text.astype("int64").max()) + 1)
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _store_players(
+    folder: Path,
+    path: Path,
+    raw: pd.DataFrame,
+    action: str,
+    player: str,
+    reason: str | None,
+    **details: Any,
+) -> Stored:
+    from duplicate.seating.players import parse_players
+
+    text = raw.astype("str").where(raw.notna(), "")
+    parse_players(text, str(path))
+    replaced = _keep_replaced(folder, path, True, UsageError("", "event.file-exists"))
+    write_file(path, stored_csv(text), overwrite=True)
+    log(
+        folder,
+        action,
+        player=player,
+        reason=reason,
+        **details,
+        file=file_record(folder, path),
+        replaced=file_record(folder, replaced) if replaced else None,
+    )
+    return Stored(path, len(text), replaced)
 
 
 def event_status(folder: str | Path) -> dict[str, Any]:
@@ -283,9 +641,11 @@ def _unknown_players(folder: Path, results: Results) -> list[Problem]:
 
 
 def _seating_problems(folder: Path, results: Results, number: int) -> list[Problem]:
-    path = folder / "seatings" / f"round-{number:04d}.csv"
-    if not path.exists():
+    """How the upload differs from its round's seating, as `seat DIR` stored it."""
+    stored = published_seatings(folder).get(number)
+    if stored is None:
         return []
+    path = Path(stored)
     from duplicate.seating.check import seating_problems
 
     raw, _ = read_raw(path)
@@ -294,10 +654,12 @@ def _seating_problems(folder: Path, results: Results, number: int) -> list[Probl
 
 def _check_with_the_rest(
     folder: Path, raw: pd.DataFrame, target: Path, source: str, rules: Rules
-) -> None:
-    """The stored rounds and this one, together, make valid results of one event."""
-    others = [pq.read_table(p).to_pandas() for p in stored_rounds(folder) if p != target]
-    for other in others:
+) -> list[Problem]:
+    """The stored rounds and this one, together, make valid results of one event
+    (raised); a stored round whose results are the upload's, round aside (returned:
+    likely the wrong file)."""
+    others = {p: pq.read_table(p).to_pandas() for p in stored_rounds(folder) if p != target}
+    for other in others.values():
         if sorted(other.columns) != sorted(raw.columns):
             raise InvalidData(
                 [
@@ -310,9 +672,40 @@ def _check_with_the_rest(
                     )
                 ]
             )
-    if others:
-        together = pd.concat([*others, raw[others[0].columns]], ignore_index=True)
+    if not others:
+        return []
+    copies = [
+        Problem(
+            source,
+            f"holds the results of round {other['round'].iloc[0]} ({path.name}) under "
+            f"another round number: likely the wrong file",
+            hint="upload the round's own results",
+            code="event.round-copy",
+        )
+        for path, other in others.items()
+        if _same_rows(other, raw)
+    ]
+    first = next(iter(others.values()))
+    together = pd.concat([*others.values(), raw[first.columns]], ignore_index=True)
+    try:
         parse_results(together, f"{folder} with {source}", 1, rules.deal_scope)
+    except InvalidData as exc:
+        # A copy of a round clashes with it: the copy is what to say first.
+        raise InvalidData(copies + exc.problems) from None
+    return copies
+
+
+def _same_rows(stored: pd.DataFrame, upload: pd.DataFrame) -> bool:
+    """The same rows, in any order, but for the round number."""
+    if len(stored) != len(upload):
+        return False
+    columns = sorted(c for c in upload.columns if c != "round")
+
+    def rows(frame: pd.DataFrame) -> pd.DataFrame:
+        text = pd.DataFrame({c: frame[c].astype("str").str.strip() for c in columns})
+        return text.sort_values(columns, kind="stable").reset_index(drop=True)
+
+    return bool(rows(stored).equals(rows(upload)))
 
 
 def _parquet(raw: pd.DataFrame) -> bytes:

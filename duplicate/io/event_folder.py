@@ -6,9 +6,11 @@ results as they were accepted, with a log that chains every change.
     DIR/players.csv           the registered players (when given)
     DIR/adjustments.csv       the arbiter's corrections (when given), every command's
     DIR/rounds/round-0001.parquet ...   each round as accepted: never written over
-    DIR/replaced/             an upload (or corrections) a corrected one replaced, kept
-    DIR/seatings/round-0002.csv ...     published seatings, checked on `add`
-    DIR/log.jsonl             one line per change (init, add, replace) and per
+    DIR/replaced/             an upload (corrections, players) a corrected one replaced, kept
+    DIR/withdrawn/            a round withdrawn from the event, kept
+    DIR/seatings/round-0002.csv ...     seatings `seat DIR` stored, checked on `add`
+    DIR/log.jsonl             one line per change (init, add, replace, withdraw, seating,
+                              adjust, player-add, player-withdraw) and per
                               publication from the folder (seating, report, print),
                               each with the sha256 of its own content and of the
                               line before it: an edit breaks it
@@ -34,6 +36,9 @@ from duplicate.rules import Rules, load_rules
 EVENT_FILE = "event.toml"
 PLAYERS_FILE = "players.csv"
 ADJUSTMENTS_FILE = "adjustments.csv"
+SEATINGS = "seatings"
+REPLACED = "replaced"
+WITHDRAWN = "withdrawn"
 
 
 def is_event(path: str | Path) -> bool:
@@ -61,14 +66,28 @@ def stored_rounds(folder: str | Path) -> list[Path]:
     return sorted(rounds_folder(folder).glob("round-*.parquet"))
 
 
+def seating_path(folder: str | Path, number: int) -> Path:
+    return Path(folder) / SEATINGS / f"round-{number:04d}.csv"
+
+
 def published_seatings(folder: str | Path) -> dict[int, str]:
-    """Round -> its published seating file (seatings/round-NNNN.csv)."""
-    found = {}
-    for path in sorted((Path(folder) / "seatings").glob("round-*.csv")):
-        number = path.stem.split("-", 1)[1]
-        if number.isascii() and number.isdigit():
-            found[int(number)] = str(path)
-    return found
+    """Round -> its seating, as `seat DIR` stored it (the log's record): a file put in
+    seatings/ another way is not one (unrecorded_seatings names it)."""
+    found: dict[int, str] = {}
+    for entry in log_entries(Path(folder)):
+        if entry.get("action") == "seating" and isinstance(entry.get("round"), int):
+            found[entry["round"]] = str(seating_path(folder, entry["round"]))
+    return dict(sorted(found.items()))
+
+
+def unrecorded_seatings(folder: str | Path) -> list[Path]:
+    """Files in seatings/ that `seat DIR` did not store: a seating saved by hand (under
+    any name) would otherwise go unchecked."""
+    recorded = {Path(p).name for p in published_seatings(folder).values()}
+    where = Path(folder) / SEATINGS
+    if not where.is_dir():
+        return []
+    return sorted(p for p in where.iterdir() if p.name not in recorded)
 
 
 def event_toml(info: EventInfo) -> str:
@@ -135,6 +154,20 @@ def file_record(folder: Path, path: Path) -> dict[str, str]:
 def log_lines(folder: Path) -> list[str]:
     path = folder / "log.jsonl"
     return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+
+def log_entries(folder: Path) -> list[dict[str, Any]]:
+    """The log's entries as read (a line that is not JSON is left out: chain_intact
+    says the log was edited)."""
+    entries = []
+    for line in log_lines(folder):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict):
+            entries.append(entry)
+    return entries
 
 
 def chain_intact(lines: list[str]) -> bool:

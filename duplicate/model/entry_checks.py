@@ -48,19 +48,37 @@ def _tables_not_zero(results: Results) -> list[Problem]:
     table, n_tables = dense_codes(
         combine([results.key("section", "round", "deal"), results.codes("table")])[0]
     )
-    totals = sum_by(table, frame["score_units"].to_numpy(), n_tables)
-    unit = 10**results.score_scale
+    units = frame["score_units"].to_numpy()
+    totals = sum_by(table, units, n_tables)
+    scale = results.score_scale
     problems = []
     for code in np.flatnonzero(totals != 0)[:MAX_LISTED]:
-        mine = table == code
-        first = frame[mine].iloc[0]
-        total = totals[code] / unit if unit > 1 else int(totals[code])
+        mine = np.flatnonzero(table == code)
+        first = frame.iloc[mine[0]]
+        where = f"round {first['round']}, deal {first['deal']}, table {first['table']}"
+        total = _shown(int(totals[code]), scale)
+        likely = _likely_cells(units[mine], int(totals[code]), scale)
+        if likely:
+            rows = [int(frame["row"].iloc[mine[at]]) for at, _, _ in likely]
+            said = [f"{typed}, perhaps {meant}" for _, typed, meant in likely]
+            if len(likely) > 1:
+                said = [f"{text} (row {row})" for text, row in zip(said, rows, strict=True)]
+            problems.append(
+                Problem(
+                    results.source,
+                    f"{where}: scores add up to {total}, not 0; " + ", or ".join(said),
+                    tuple(rows),
+                    "score",
+                    "that correction makes the table add up to 0: check it on the score sheet",
+                    code="entry.table-not-zero",
+                )
+            )
+            continue
         problems.append(
             Problem(
                 results.source,
-                f"round {first['round']}, deal {first['deal']}, table {first['table']}: "
-                f"scores add up to {total}, not 0",
-                _rows_of(results, mine),
+                f"{where}: scores add up to {total}, not 0",
+                _rows_of(results, table == code),
                 "score",
                 "a score was mistyped (a digit too many or too few, a sign lost): "
                 "correct it from the score sheet",
@@ -68,6 +86,43 @@ def _tables_not_zero(results: Results) -> list[Problem]:
             )
         )
     return problems
+
+
+def _likely_cells(units: np.ndarray, total: int, scale: int) -> list[tuple[int, str, str]]:
+    """The cells of a table whose correction makes it add up to 0 and that look like a
+    slip of the hand from it (a digit left out, doubled, changed or swapped with the
+    next, a sign lost): (position, as typed, as meant) for each."""
+    found = []
+    for at, typed in enumerate(units.tolist()):
+        shown, meant = _shown(int(typed), scale), _shown(int(typed) - total, scale)
+        if _one_slip(shown, meant):
+            found.append((at, shown, meant))
+    return found
+
+
+def _shown(units: int, scale: int) -> str:
+    """A score as written: its units over 10**scale, no trailing zeros after a point."""
+    if scale == 0:
+        return str(units)
+    sign = "-" if units < 0 else ""
+    whole, part = divmod(abs(units), 10**scale)
+    fraction = str(part).rjust(scale, "0").rstrip("0")
+    return f"{sign}{whole}" + (f".{fraction}" if fraction else "")
+
+
+def _one_slip(typed: str, meant: str) -> bool:
+    """Whether `typed` is `meant` with one character left out, added, changed, or
+    swapped with its neighbour."""
+    if typed == meant or abs(len(typed) - len(meant)) > 1:
+        return False
+    if len(typed) == len(meant):
+        differ = [i for i, (a, b) in enumerate(zip(typed, meant, strict=True)) if a != b]
+        if len(differ) == 1:
+            return True
+        i = differ[0]
+        return differ == [i, i + 1] and typed[i] == meant[i + 1] and typed[i + 1] == meant[i]
+    longer, shorter = (typed, meant) if len(typed) > len(meant) else (meant, typed)
+    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
 
 
 def _scores_beyond(results: Results, game: Game) -> list[Problem]:

@@ -25,7 +25,7 @@ keyword (the command line's options: `tie_ranking="dense"`, `adjustments="adj.cs
 | game-score      | `game_score(raw, game)` -> Table |
 | leaderboard     | `leaderboard(games, scheme)` -> Table |
 | import          | `import_session(session)` -> Table |
-| event ...       | `event_init`, `event_add`, `event_adjustments`, `event_status` |
+| event ...       | `event_init`, `event_add`, `event_adjustments`, `event_status`, `event_accept` |
 | manifest check  | `check_manifest(path)` -> ManifestCheck |
 | -o, --manifest  | `publish(result, path, manifest=...)` |
 | rules           | `Rules`, `load_rules(path)`, `Rules.to_toml()` |
@@ -42,7 +42,9 @@ __version__ = "0.1.0"
 
 from duplicate.actions.bridge import import_session
 from duplicate.actions.event import (
+    Acceptance,
     EventStatus,
+    event_accept,
     event_add,
     event_adjustments,
     event_init,
@@ -77,6 +79,7 @@ from duplicate.scoring.explanation import Explanation
 from duplicate.stages.stage_rules import StageRules
 
 __all__ = [
+    "Acceptance",
     "DuplicateError",
     "Event",
     "EventInfo",
@@ -103,6 +106,7 @@ __all__ = [
     "__version__",
     "check_manifest",
     "elimination",
+    "event_accept",
     "event_add",
     "event_adjustments",
     "event_init",

@@ -213,7 +213,10 @@ def publishing(
     if event is not None and event.folder is not None and files and not rerun():
         from duplicate.io.event_folder import record_outputs
 
-        record_outputs(event.folder, command, [(r["path"], r["written"].sha256) for r in files])
+        # Every file written, a table's rules beside it too: one written into the folder
+        # is then one its log knows.
+        written = [r for r in out.outputs if r["path"] != "-"]
+        record_outputs(event.folder, command, [(r["path"], r["written"].sha256) for r in written])
 
 
 def wrote(record: dict[str, Any], outputs: list[dict[str, Any]]) -> str:

@@ -3,8 +3,8 @@ stored as accepted (the folder's layout and log: io/event_folder.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
-import shutil
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from duplicate.errors import InvalidData, Problem, UsageError
+from duplicate.errors import InputOutputError, InvalidData, Problem, UsageError
 from duplicate.event import EventInfo
 from duplicate.games.registry import game
 from duplicate.io.event_folder import (
@@ -22,19 +22,15 @@ from duplicate.io.event_folder import (
     EVENT_FILE,
     PLAYERS_FILE,
     adjustments_file,
-    chain_intact,
     event_rules,
     event_toml,
-    file_record,
     load_info,
-    log,
-    log_lines,
     players_file,
     published_seatings,
     rounds_folder,
     stored_rounds,
-    write_file,
 )
+from duplicate.io.event_write import Change, changing
 from duplicate.io.read import read_raw, read_results, sha256_of, source_name
 from duplicate.io.write import csv_bytes
 from duplicate.model.columns import canonical_name, closest_match
@@ -61,16 +57,35 @@ def init_event(
         raise UsageError(f"table size {event.table_size} is not 2 to 8", "event.bad-table-size")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise UsageError(f"{folder} exists and is not an empty folder", "event.folder-in-use")
-    folder.mkdir(parents=True, exist_ok=True)
-    made = [folder / EVENT_FILE, folder / "rules.toml"]
-    write_file(made[0], event_toml(event).encode("utf-8"))
-    write_file(made[1], rules.to_toml().encode("utf-8"))
-    if players is not None:
-        made.append(folder / PLAYERS_FILE)
-        write_file(made[-1], Path(players).read_bytes())
-    for sub in ("rounds", "replaced", "seatings"):
-        (folder / sub).mkdir()
-    log(folder, "init", name=event.name, files=[file_record(folder, p) for p in made])
+    from duplicate.io.source import resolve
+
+    listed = resolve(players).read_bytes() if players is not None else None
+    made_folder = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        made = [folder / EVENT_FILE, folder / "rules.toml"]
+        with changing(folder, check=False) as change:
+            for sub in ("rounds", "replaced", "seatings"):
+                (folder / sub).mkdir()
+            files = [change.write(made[0], event_toml(event).encode("utf-8"))]
+            files.append(change.write(made[1], rules.to_toml().encode("utf-8")))
+            if listed is not None:
+                made.append(folder / PLAYERS_FILE)
+                files.append(change.write(made[-1], listed))
+            change.log("init", name=event.name, files=files)
+    except BaseException as exc:
+        # Nothing is left of an event not made: the command can be run again.
+        for name in (folder / sub for sub in ("rounds", "replaced", "seatings", ".lock")):
+            with contextlib.suppress(OSError):
+                name.rmdir() if name.is_dir() else name.unlink()
+        if made_folder:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        if isinstance(exc, OSError):
+            raise InputOutputError(
+                f"{folder}: cannot write: {exc.strerror or exc}", "io.unwritable"
+            ) from None
+        raise
     return made
 
 
@@ -92,39 +107,41 @@ def add_round(
     encoding: str | None = None,
     sheet: str | None = None,
 ) -> Added:
-    """Check an uploaded round against the event and store it as accepted."""
+    """Check an uploaded round against the event and store it as accepted: the upload
+    read first, then the folder's lock held while it is checked against the stored
+    rounds and put in place with its log entry."""
     folder = Path(folder)
-    event = load_info(folder)
-    rules = event_rules(folder)
     raw, first_row = read_raw(upload, encoding, sheet=sheet)
     name = source_name(upload)
-    raw = _canonical(raw, name)
-    number = _round_of(raw, name, round_number)
-    raw["round"] = str(number)
-    results = parse_results(raw.copy(), name, first_row, rules.deal_scope)
-    problems = _unknown_players(folder, results) + _seating_problems(folder, results, number)
-    if problems:
-        raise InvalidData(problems)
-    target = rounds_folder(folder) / f"round-{number:04d}.parquet"
-    _check_with_the_rest(folder, raw, target, name, rules)
-    refused = UsageError(
-        f"round {number} is already in the event ({target}); "
-        "give {opt:replace} to store a corrected upload",
-        "event.round-exists",
-    )
-    replaced = _keep_replaced(folder, target, replace, refused)
-    data = _parquet(raw)
-    write_file(target, data, overwrite=replace)
-    log(
-        folder,
-        "replace" if replaced else "add",
-        round=number,
-        upload=name,
-        upload_sha256=sha256_of(upload),
-        file=file_record(folder, target),
-        replaced=file_record(folder, replaced) if replaced else None,
-    )
-    return Added(number, target, len(raw), replaced, entry_problems(results, game(event.game)))
+    with changing(folder) as change:
+        event = load_info(folder)
+        rules = event_rules(folder)
+        raw = _canonical(raw, name)
+        number = _round_of(raw, name, round_number)
+        raw["round"] = str(number)
+        results = parse_results(raw.copy(), name, first_row, rules.deal_scope)
+        problems = _unknown_players(folder, results) + _seating_problems(folder, results, number)
+        if problems:
+            raise InvalidData(problems)
+        target = rounds_folder(folder) / f"round-{number:04d}.parquet"
+        _check_with_the_rest(folder, raw, target, name, rules)
+        refused = UsageError(
+            f"round {number} is already in the event ({target}); "
+            "give {opt:replace} to store a corrected upload",
+            "event.round-exists",
+        )
+        replaced = _keep_replaced(change, target, replace, refused)
+        record = change.write(target, _parquet(raw), overwrite=replace)
+        change.log(
+            "replace" if replaced else "add",
+            round=number,
+            upload=name,
+            upload_sha256=sha256_of(upload),
+            file=record,
+            replaced=replaced,
+        )
+    kept = folder / replaced["path"] if replaced else None
+    return Added(number, target, len(raw), kept, entry_problems(results, game(event.game)))
 
 
 @dataclass(frozen=True)
@@ -149,69 +166,106 @@ def store_adjustments(
     from duplicate.model.row_adjustments import match_adjustments
 
     folder = Path(folder)
-    load_info(folder)
     raw, first_row = read_raw(upload, encoding, sheet=sheet)
     name = source_name(upload)
     adjustments = parse_adjustments(raw, name, first_row)
-    if stored_rounds(folder):
-        results = read_results(folder, deal_scope=event_rules(folder).deal_scope)
-        match_adjustments(results, adjustments)
-    target = folder / ADJUSTMENTS_FILE
-    refused = UsageError(
-        f"the event has adjustments already ({target}); give {{opt:replace}} to "
-        "store the corrected ones",
-        "event.adjustments-exist",
-    )
-    replaced = _keep_replaced(folder, target, replace, refused)
-    text = raw.astype("str").where(raw.notna(), "")
-    write_file(
-        target, csv_bytes(pa.Table.from_pandas(text, preserve_index=False)), overwrite=replace
-    )
-    log(
-        folder,
-        "adjustments",
-        upload=name,
-        upload_sha256=sha256_of(upload),
-        file=file_record(folder, target),
-        replaced=file_record(folder, replaced) if replaced else None,
-    )
-    return Stored(target, len(raw), replaced)
+    with changing(folder) as change:
+        load_info(folder)
+        if stored_rounds(folder):
+            results = read_results(folder, deal_scope=event_rules(folder).deal_scope)
+            match_adjustments(results, adjustments)
+        target = folder / ADJUSTMENTS_FILE
+        refused = UsageError(
+            f"the event has adjustments already ({target}); give {{opt:replace}} to "
+            "store the corrected ones",
+            "event.adjustments-exist",
+        )
+        replaced = _keep_replaced(change, target, replace, refused)
+        text = raw.astype("str").where(raw.notna(), "")
+        data = csv_bytes(pa.Table.from_pandas(text, preserve_index=False))
+        record = change.write(target, data, overwrite=replace)
+        change.log(
+            "adjustments",
+            upload=name,
+            upload_sha256=sha256_of(upload),
+            file=record,
+            replaced=replaced,
+        )
+    return Stored(target, len(raw), folder / replaced["path"] if replaced else None)
 
 
 def event_status(folder: str | Path) -> dict[str, Any]:
-    """What the event holds: its description, each round, the seatings, the log's state."""
+    """What the event holds: its description, each round, the seatings, the log's state,
+    and every way the folder differs from its log (a change cut short put back first,
+    when the folder can be written)."""
+    from duplicate.io.event_log import integrity_problems
+    from duplicate.io.event_write import locked, recover
+
     folder = Path(folder)
-    event = load_info(folder)
-    rounds = []
-    for path in stored_rounds(folder):
-        rounds.append(
-            {
-                "round": int(path.stem.split("-")[1]),
-                "rows": pq.read_metadata(path).num_rows,
-                "sha256": sha256_of(path),
-            }
-        )
-    lines = log_lines(folder)
-    return {
-        "event": event.__dict__,
-        "rounds": rounds,
-        "seatings": sorted(published_seatings(folder)),
-        "adjustments": adjustments_file(folder) is not None,
-        "replaced": sorted(p.name for p in (folder / "replaced").iterdir() if p.is_file()),
-        "log": {"entries": len(lines), "chain_intact": chain_intact(lines)},
-    }
+    with locked(folder, required=False) as held:
+        if held:
+            recover(folder)
+        problems, log, _ = integrity_problems(folder)
+        try:
+            event = load_info(folder)
+        except UsageError as exc:
+            if not problems:
+                raise
+            problems.append(Problem(str(folder / EVENT_FILE), str(exc), code=exc.code))
+            event = EventInfo("", "", "", 0)
+        rounds = []
+        for path in stored_rounds(folder):
+            number = path.stem.split("-", 1)[1]
+            try:
+                rows: int | None = pq.read_metadata(path).num_rows
+            except (OSError, pa.ArrowException):
+                rows = None
+                problems.append(_unreadable_round(path))
+            rounds.append(
+                {
+                    "round": int(number) if number.isascii() and number.isdigit() else None,
+                    "file": path.name,
+                    "rows": rows,
+                    "sha256": sha256_of(path),
+                }
+            )
+        replaced = folder / "replaced"
+        kept = replaced.iterdir() if replaced.is_dir() and not replaced.is_symlink() else iter(())
+        chain = {"event.log-edited", "event.log-chain-broken", "event.log-broken"}
+        return {
+            "event": event.__dict__,
+            "rounds": rounds,
+            "seatings": sorted(published_seatings(folder)),
+            "adjustments": adjustments_file(folder) is not None,
+            "replaced": sorted(p.name for p in kept if p.is_file()),
+            "log": {
+                "entries": log.lines,
+                "chain_intact": log.exists and not any(p.code in chain for p in log.problems),
+            },
+            "intact": not problems,
+            "problems": problems,
+        }
 
 
-def _keep_replaced(folder: Path, target: Path, replace: bool, refused: UsageError) -> Path | None:
+def _unreadable_round(path: Path) -> Problem:
+    return Problem(
+        str(path),
+        "is not a readable round (Parquet)",
+        hint="put back the round as stored, or replace it (event add, {opt:replace})",
+        code="event.round-unreadable",
+    )
+
+
+def _keep_replaced(
+    change: Change, target: Path, replace: bool, refused: UsageError
+) -> dict[str, str] | None:
     """A stored file about to be replaced, kept in replaced/ under its name and the
     start of its sha256 (`refused` unless `replace`); None when there is none yet."""
     if not target.exists():
         return None
     if not replace:
         raise refused
-    kept = folder / "replaced" / f"{target.stem}-{sha256_of(target)[:12]}{target.suffix}"
-    shutil.copyfile(target, kept)
-    return kept
+    return change.keep(target)
 
 
 def _canonical(raw: pd.DataFrame, source: str) -> pd.DataFrame:
@@ -296,7 +350,13 @@ def _check_with_the_rest(
     folder: Path, raw: pd.DataFrame, target: Path, source: str, rules: Rules
 ) -> None:
     """The stored rounds and this one, together, make valid results of one event."""
-    others = [pq.read_table(p).to_pandas() for p in stored_rounds(folder) if p != target]
+    others = []
+    for path in stored_rounds(folder):
+        if path != target:
+            try:
+                others.append(pq.read_table(path).to_pandas())
+            except (OSError, pa.ArrowException):
+                raise InvalidData([_unreadable_round(path)]) from None
     for other in others:
         if sorted(other.columns) != sorted(raw.columns):
             raise InvalidData(

@@ -272,8 +272,10 @@ class Difference:
 
 def differences(folder: Path, log: Log, found: Found) -> list[Difference]:
     """Each stored file changed, missing, or not in the log; links; misnamed rounds."""
-    expected = logged_files(folder, log)
     out = [Difference("event.symlink", p, None, None) for p in found.links]
+    if not log.exists:  # every file is unlogged: the log's absence says it
+        return out
+    expected = logged_files(folder, log)
     for path in sorted(set(expected) | set(found.files)):
         if any(path == link or path.startswith(link + "/") for link in found.links):
             continue
@@ -327,6 +329,8 @@ def difference_problem(folder: Path, difference: Difference, log: Log) -> Proble
         said += f" (sha256 {difference.found[:12]}, logged {difference.logged[:12]})"
     if difference.code == "event.symlink":
         hint = "put the files themselves in the folder"
+    elif difference.code == "event.file-misnamed":
+        hint = "remove it; a round goes in with duplicate event add"
     else:
         hint = (
             "put back the file as logged, or accept the folder as it is: "

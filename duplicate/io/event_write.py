@@ -264,7 +264,6 @@ class Change:
                     os.replace(target, target.parent / staged.backup)
                 os.replace(target.parent / staged.temp, target)
             os.replace(log_temp, log_path)
-            _sync_folders(folder, self.staged)
         except BaseException as exc:
             with _signals_held():
                 try:
@@ -280,13 +279,17 @@ class Change:
             if isinstance(exc, OSError):
                 raise _unwritable(folder, exc) from None
             raise
-        # The change is made: what was set aside goes.
-        for staged in self.staged:
-            if staged.backup is not None:
-                with contextlib.suppress(OSError):
-                    (folder / Path(staged.path).parent / staged.backup).unlink()
-        with contextlib.suppress(OSError):
-            (folder / JOURNAL_FILE).unlink()
+        # The change is made: made durable, and what was set aside goes (a signal
+        # delivered after it).
+        with _signals_held():
+            with contextlib.suppress(OSError):
+                _sync_folders(folder, self.staged)
+            for staged in self.staged:
+                if staged.backup is not None:
+                    with contextlib.suppress(OSError):
+                        (folder / Path(staged.path).parent / staged.backup).unlink()
+            with contextlib.suppress(OSError):
+                (folder / JOURNAL_FILE).unlink()
 
 
 def _undo(folder: Path, steps: dict[str, Any]) -> None:

@@ -200,7 +200,8 @@ def test_a_kill_at_each_rename_is_undone_by_the_next_command(tmp_path: Path, cha
         # The next command (here status) finds the change cut short and undoes it.
         assert intact(folder), step
         assert snapshot(folder) == before, step
-        assert not list(folder.rglob(".*.tmp")) and not (folder / ".pending.json").exists()
+        assert not list(folder.rglob(".*.tmp"))
+        assert not (folder / ".pending.json").exists()
         assert run(*args)[0] == 0
         assert snapshot(folder) == done
 
@@ -291,7 +292,8 @@ def test_a_change_waits_a_bounded_time_for_another(
         [sys.executable, "-c", HOLD, str(folder / ".lock")], stdout=subprocess.PIPE
     )
     try:
-        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == b"held\n"
         monkeypatch.setenv("DUPLICATE_LOCK_WAIT", "0.3")
         before = snapshot(folder)
         code, _, err = run("event", "add", folder, files["round3"])
@@ -369,5 +371,6 @@ def test_a_folder_tampered_with_at_random(
         code, _, err = run(*args)
         assert code in ALLOWED_EXITS, (args, err)
         assert "Traceback" not in err
-    code, out, err = run("event", "status", folder)
-    assert code in ALLOWED_EXITS and "Traceback" not in err
+    code, _out, err = run("event", "status", folder)
+    assert code in ALLOWED_EXITS
+    assert "Traceback" not in err

@@ -235,3 +235,87 @@ def test_a_replace_keeps_the_earlier_upload_and_logs_both(tmp_path: Path) -> Non
     assert run("event", "add", folder, files[2], "--replace")[0] == 0
     assert len(list((folder / "replaced").iterdir())) == 2
     assert status(folder)["intact"] is True
+
+
+# -- the scorer's day: the folder tampered with, every command notices ---------------------
+
+
+@pytest.fixture(scope="module")
+def day(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int, Path], Path]:
+    """Three rounds in, round 4 seated into the folder, the standings published."""
+    tmp_path = tmp_path_factory.mktemp("day")
+    folder, files = folder_of(tmp_path, (1, 2, 3))
+    code, _, err = run("seat", folder, "-k", "4", "-o", folder / "seatings" / "round-0004.csv")
+    assert code == 0, err
+    published = tmp_path / "standings.csv"
+    assert run("standings", folder, "-o", published)[0] == 0
+    assert status(folder)["intact"] is True
+    return folder, files, published
+
+
+def swap_round(folder: Path) -> None:
+    rounds = folder / "rounds"
+    shutil.copyfile(rounds / "round-0001.parquet", rounds / "round-0002.parquet")
+
+
+def edit_log_line(folder: Path) -> None:
+    log = folder / "log.jsonl"
+    lines = log.read_text().splitlines(keepends=True)
+    lines[2] = lines[2].replace('"add"', '"added"')
+    log.write_text("".join(lines))
+
+
+def edit_players(folder: Path) -> None:
+    with open(folder / "players.csv", "a") as players:
+        players.write("P99\n")
+
+
+TAMPERED = {
+    "round swapped": (swap_round, "event.file-changed"),
+    "round deleted": (
+        lambda f: (f / "rounds" / "round-0003.parquet").unlink(),
+        "event.file-missing",
+    ),
+    "players edited": (edit_players, "event.file-changed"),
+    "log line edited": (edit_log_line, "event.log-edited"),
+    "file added": (
+        lambda f: shutil.copyfile(
+            f / "rounds" / "round-0001.parquet", f / "rounds" / "round-0005.parquet"
+        ),
+        "event.file-unlogged",
+    ),
+}
+
+
+@pytest.mark.parametrize("tampering", sorted(TAMPERED))
+def test_every_command_notices_a_tampered_folder(
+    day: tuple[Path, dict[int, Path], Path], tmp_path: Path, tampering: str
+) -> None:
+    pristine, files, published = day
+    folder = tmp_path / "spring"
+    shutil.copytree(pristine, folder)
+    tamper, expected = TAMPERED[tampering]
+    tamper(folder)
+    player = pd.read_csv(EVENT)["player"].iloc[0]
+    corrections = tmp_path / "adjustments.csv"
+    corrections.write_text(f"round,deal,player,kind,value,reason\n1,1,{player},void,,x\n")
+    out = tmp_path / "out"
+    commands = {
+        "standings": ("standings", folder),
+        "score": ("score", folder, "-o", out.with_suffix(".csv")),
+        "seat": ("seat", folder, "-k", "4", "-o", out.with_suffix(".seat.csv")),
+        "report": ("report", folder, "-o", out),
+        "print": ("print", folder, "--what", "score-cards", "-o", out.with_suffix(".pdf")),
+        "explain": ("explain", player, folder),
+        "verify": ("verify", folder, published),
+        "event add": ("event", "add", folder, files[3], "--replace"),
+        "event adjustments": ("event", "adjustments", folder, corrections),
+    }
+    log = (folder / "log.jsonl").read_bytes()
+    for name, args in commands.items():
+        code, _, err = run(*args)
+        assert code == 1, (name, err)
+        assert expected in codes(err), (name, err)
+    assert not list(tmp_path.glob("out*"))
+    assert (folder / "log.jsonl").read_bytes() == log
+    assert expected in {code for code, _ in problems(folder)}

@@ -199,9 +199,10 @@ def event_status(folder: str | Path) -> dict[str, Any]:
     and every way the folder differs from its log (a change cut short put back first,
     when the folder can be written)."""
     from duplicate.io.event_log import integrity_problems
-    from duplicate.io.event_write import locked, recover
+    from duplicate.io.event_write import locked, must_be_event, recover
 
     folder = Path(folder)
+    must_be_event(folder)
     with locked(folder, required=False) as held:
         if held:
             recover(folder)

@@ -126,6 +126,7 @@ else:
 def reading(folder: Path) -> Iterator[None]:
     """The folder as its log says, for the block to read: the lock held while it can
     be (a change cut short put back first); else InvalidData naming every difference."""
+    must_be_event(folder)
     with locked(folder, required=False) as held:
         if held:
             recover(folder)
@@ -133,6 +134,17 @@ def reading(folder: Path) -> Iterator[None]:
         if problems:
             raise InvalidData(problems)
         yield
+
+
+def must_be_event(folder: Path) -> None:
+    """UsageError unless `folder` is an event folder (its description or its log)."""
+    from duplicate.io.event_folder import is_event
+
+    if not folder.is_dir() or not is_event(folder):
+        raise UsageError(
+            f"{folder} is not an event folder (see `duplicate event init`)",
+            "event.bad-description",
+        )
 
 
 def recover(folder: Path) -> None:
@@ -344,6 +356,8 @@ def changing(folder: Path, check: bool = True) -> Iterator[Change]:
     if key in _OPEN:
         yield _OPEN[key]
         return
+    if check:
+        must_be_event(folder)
     with locked(folder):
         recover(folder)
         problems, _, diffs = integrity_problems(folder)
@@ -439,6 +453,7 @@ def accept(folder: Path, reason: str, by: str) -> Accepted:
 
     if not reason.strip():
         raise UsageError("say why the folder is accepted: give {opt:reason}", "event.no-reason")
+    must_be_event(folder)
     with locked(folder):
         try:
             recover(folder)

@@ -319,3 +319,18 @@ def test_every_command_notices_a_tampered_folder(
     assert not list(tmp_path.glob("out*"))
     assert (folder / "log.jsonl").read_bytes() == log
     assert expected in {code for code, _ in problems(folder)}
+
+
+def test_an_output_is_never_written_over_a_stored_file(tmp_path: Path) -> None:
+    folder, _ = folder_of(tmp_path)
+    stored = folder / "rounds" / "round-0001.parquet"
+    before = stored.read_bytes()
+    for target in (stored, folder / "players.csv"):
+        code, _, err = run("standings", folder, "-o", target)
+        assert code == 2, err
+        assert "error[output.is-input]" in err
+    assert stored.read_bytes() == before
+    # A new file written into rounds/ is not a round the log vouches for.
+    assert run("standings", folder, "-o", folder / "rounds" / "round-0009.parquet")[0] == 0
+    assert problems(folder) == [("event.file-unlogged", "round-0009.parquet")]
+    assert run("standings", folder)[0] == 1

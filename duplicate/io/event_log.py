@@ -181,20 +181,17 @@ def logged_files(folder: Path, log: Log) -> dict[str, Logged]:
 def _output_record(folder: Path, output: Any) -> Any:
     """An output published into the folder, by its path there (`stored`); an older
     log's output, by its path as given, when it lies in the folder."""
-    if not isinstance(output, dict) or "stored" in output:
-        return (
-            {"path": output.get("stored"), "sha256": output.get("sha256")}
-            if isinstance(output, dict)
-            else None
-        )
+    if not isinstance(output, dict):
+        return None
+    stored = output.get("stored")
     given = output.get("path")
-    if not isinstance(given, str) or given == "-":
+    if stored is None and isinstance(given, str) and given != "-":
+        stored = stored_path(folder, given)
+    # Only a seating is published into the folder: an output written over a round or
+    # the players is a change the log does not vouch for.
+    if not isinstance(stored, str) or not stored.startswith("seatings/"):
         return None
-    try:
-        relative = Path(given).absolute().resolve().relative_to(folder.absolute().resolve())
-    except (OSError, ValueError):
-        return None
-    return {"path": relative.as_posix(), "sha256": output.get("sha256")}
+    return {"path": stored, "sha256": output.get("sha256")}
 
 
 def stored_path(folder: Path, path: str | Path) -> str | None:

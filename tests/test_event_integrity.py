@@ -334,3 +334,19 @@ def test_an_output_is_never_written_over_a_stored_file(tmp_path: Path) -> None:
     assert run("standings", folder, "-o", folder / "rounds" / "round-0009.parquet")[0] == 0
     assert problems(folder) == [("event.file-unlogged", "round-0009.parquet")]
     assert run("standings", folder)[0] == 1
+
+
+def test_a_journal_naming_a_file_outside_the_folder_is_not_followed(tmp_path: Path) -> None:
+    folder, _ = folder_of(tmp_path)
+    victim = tmp_path / "keep.txt"
+    victim.write_text("mine")
+    steps = {
+        "log": "0" * 64,
+        "log_temp": ".log.jsonl.0123456789abcdef.tmp",
+        "files": [{"path": "../keep.txt", "temp": "x", "sha256": "0" * 64, "backup": None}],
+    }
+    (folder / ".pending.json").write_text(json.dumps(steps))
+    code, _, err = run("standings", folder)
+    assert code == 1
+    assert codes(err) == {"event.half-done"}
+    assert victim.read_text() == "mine"

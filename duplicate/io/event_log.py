@@ -169,7 +169,7 @@ def logged_files(folder: Path, log: Log) -> dict[str, Logged]:
                 isinstance(record, dict)
                 and isinstance(record.get("path"), str)
                 and isinstance(record.get("sha256"), str)
-                and _in_layout(record["path"])
+                and in_layout(record["path"])
             ):
                 expected[record["path"]] = Logged(record["sha256"], line, action)
         for gone in entry.get("removed") or []:
@@ -201,10 +201,10 @@ def stored_path(folder: Path, path: str | Path) -> str | None:
     except (OSError, ValueError):
         return None
     text = relative.as_posix()
-    return text if _in_layout(text) else None
+    return text if in_layout(text) else None
 
 
-def _in_layout(path: str) -> bool:
+def in_layout(path: str) -> bool:
     parts = path.split("/")
     if any(p in ("", ".", "..") for p in parts) or "\\" in path:
         return False

@@ -35,9 +35,11 @@ from duplicate.io.event_log import (
     JOURNAL_FILE,
     LOCK_FILE,
     LOG_FILE,
+    TEMPORARY,
     entry_hash,
     file_sha256,
     found_files,
+    in_layout,
     integrity_problems,
     read_log,
 )
@@ -308,6 +310,7 @@ def _undo(folder: Path, steps: dict[str, Any]) -> None:
     """Put the folder back as it was before the change `steps` lists, unless its log was
     put in place (then the change is made: only what was set aside goes)."""
     log_path = folder / LOG_FILE
+    _check_steps(steps)
     made = log_path.exists() and file_sha256(log_path) == steps["log"]
     for staged in reversed(steps["files"]):
         target = folder / staged["path"]
@@ -329,6 +332,18 @@ def _undo(folder: Path, steps: dict[str, Any]) -> None:
     journal = folder / JOURNAL_FILE
     if journal.exists():
         journal.unlink()
+
+
+def _check_steps(steps: dict[str, Any]) -> None:
+    """ValueError unless every step names a file of the folder's layout and temporary
+    names beside it (a journal is never followed out of the folder)."""
+    names = [steps["log_temp"]]
+    for staged in steps["files"]:
+        if not in_layout(staged["path"]):
+            raise ValueError(staged["path"])
+        names += [staged["temp"], staged["backup"] or ".x.0000000000000000.old"]
+    if not all(isinstance(n, str) and TEMPORARY.fullmatch(n) and "/" not in n for n in names):
+        raise ValueError(names)
 
 
 def _put_journal(folder: Path, steps: dict[str, Any]) -> None:

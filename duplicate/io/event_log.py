@@ -24,7 +24,7 @@ LOG_FILE = "log.jsonl"
 EVENT_FILE = "event.toml"
 # The files of the folder's top the log records (the log itself checks by its chain).
 TOP_FILES = (EVENT_FILE, "rules.toml", "players.csv", "adjustments.csv")
-SUBFOLDERS = ("rounds", "seatings", "replaced")
+SUBFOLDERS = ("rounds", "seatings", "replaced", "withdrawn")
 # Kept beside the files, never logged: the folder's lock and a change being made.
 LOCK_FILE = ".lock"
 JOURNAL_FILE = ".pending.json"
@@ -172,9 +172,13 @@ def logged_files(folder: Path, log: Log) -> dict[str, Logged]:
                 and in_layout(record["path"])
             ):
                 expected[record["path"]] = Logged(record["sha256"], line, action)
-        for gone in entry.get("removed") or []:
-            if isinstance(gone, str):
-                expected.pop(gone, None)
+        # Files a change took away (a round withdrawn): a record, or a list of them or
+        # of paths.
+        removed = entry.get("removed")
+        for gone in removed if isinstance(removed, list) else [removed]:
+            path = gone.get("path") if isinstance(gone, dict) else gone
+            if isinstance(path, str):
+                expected.pop(path, None)
     return expected
 
 

@@ -185,7 +185,7 @@ def integrity_half_done(folder: Path, said: str) -> Any:
 @dataclass
 class _Staged:
     path: str  # in the folder
-    temp: str
+    temp: str | None  # None: the file is taken away
     sha256: str
     backup: str | None  # where the file it replaces is set aside
 
@@ -223,6 +223,14 @@ class Change:
         self.staged.append(_Staged(relative, temp.name, digest, backup))
         return {"path": relative, "sha256": digest}
 
+    def remove(self, path: Path) -> dict[str, str]:
+        """Take the stored file `path` away with the change; its record (for the log's
+        `removed`)."""
+        relative = path.absolute().relative_to(self.folder.absolute()).as_posix()
+        digest = file_sha256(path)
+        self.staged.append(_Staged(relative, None, digest, _temporary(path, "old").name))
+        return {"path": relative, "sha256": digest}
+
     def keep(self, path: Path) -> dict[str, str]:
         """A copy of the stored file `path` in replaced/, under its name and the start
         of its sha256 (not written again when it is there already); its record."""
@@ -240,8 +248,9 @@ class Change:
 
     def abort(self) -> None:
         for staged in self.staged:
-            with contextlib.suppress(OSError):
-                (self.folder / Path(staged.path).parent / staged.temp).unlink()
+            if staged.temp is not None:
+                with contextlib.suppress(OSError):
+                    (self.folder / Path(staged.path).parent / staged.temp).unlink()
         self.staged = []
 
     def commit(self) -> None:
@@ -276,7 +285,8 @@ class Change:
                 target = folder / staged.path
                 if staged.backup is not None:
                     os.replace(target, target.parent / staged.backup)
-                os.replace(target.parent / staged.temp, target)
+                if staged.temp is not None:
+                    os.replace(target.parent / staged.temp, target)
             os.replace(log_temp, log_path)
         except BaseException as exc:
             with _signals_held():
@@ -314,7 +324,7 @@ def _undo(folder: Path, steps: dict[str, Any]) -> None:
     made = log_path.exists() and file_sha256(log_path) == steps["log"]
     for staged in reversed(steps["files"]):
         target = folder / staged["path"]
-        temp = target.parent / staged["temp"]
+        temp = target.parent / staged["temp"] if staged["temp"] else None
         backup = target.parent / staged["backup"] if staged["backup"] else None
         if made:
             if backup is not None and backup.exists():
@@ -324,7 +334,7 @@ def _undo(folder: Path, steps: dict[str, Any]) -> None:
             os.replace(backup, target)
         elif backup is None and target.exists() and file_sha256(target) == staged["sha256"]:
             target.unlink()
-        if temp.exists():
+        if temp is not None and temp.exists():
             temp.unlink()
     log_temp = folder / steps["log_temp"]
     if log_temp.exists():
@@ -341,7 +351,7 @@ def _check_steps(steps: dict[str, Any]) -> None:
     for staged in steps["files"]:
         if not in_layout(staged["path"]):
             raise ValueError(staged["path"])
-        names += [staged["temp"], staged["backup"] or ".x.0000000000000000.old"]
+        names += [staged[k] or ".x.0000000000000000.old" for k in ("temp", "backup")]
     if not all(isinstance(n, str) and TEMPORARY.fullmatch(n) and "/" not in n for n in names):
         raise ValueError(names)
 

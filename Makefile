@@ -70,10 +70,10 @@ bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet duckdb  # for comparison only; not a dependency
 	$(BIN)/python tests/bench/bench_score.py --rows $(ROWS) --repeat $(REPEAT)
 
-## fuzz: the hostile-input suite with many more examples than `make test` runs (FUZZ_EXAMPLES=2000)
+## fuzz: the hostile-input suite with many more examples than `make test` runs (FUZZ_EXAMPLES=2000), and event folders under a fault at every step
 FUZZ_EXAMPLES ?= 2000
 fuzz: $(DEV_INSTALLED)
-	DUPLICATE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q -p no:cacheprovider $(wildcard tests/test_fuzz*.py)
+	DUPLICATE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q -p no:cacheprovider $(wildcard tests/test_fuzz*.py) tests/test_event_faults.py
 
 ## golden: rewrite the expected outputs in tests/golden on purpose, then review the diff
 golden: $(INSTALLED)

@@ -26,6 +26,7 @@ keyword (the command line's options: `tie_ranking="dense"`, `adjustments="adj.cs
 | leaderboard     | `leaderboard(games, scheme)` -> Table |
 | import          | `import_session(session)` -> Table |
 | event ...       | `event_init`, `event_add`, `event_withdraw`, `event_adjust`, `event_status` |
+| event accept    | `event_accept(folder, reason)` -> Acceptance |
 | event player    | `event_player_add`, `event_player_withdraw` |
 | manifest check  | `check_manifest(path)` -> ManifestCheck |
 | -o, --manifest  | `publish(result, path, manifest=...)` |
@@ -43,7 +44,9 @@ __version__ = "0.1.0"
 
 from duplicate.actions.bridge import import_session
 from duplicate.actions.event import (
+    Acceptance,
     EventStatus,
+    event_accept,
     event_add,
     event_adjust,
     event_adjustments,
@@ -83,6 +86,7 @@ from duplicate.scoring.explanation import Explanation
 from duplicate.stages.stage_rules import StageRules
 
 __all__ = [
+    "Acceptance",
     "DuplicateError",
     "Event",
     "EventInfo",
@@ -109,6 +113,7 @@ __all__ = [
     "__version__",
     "check_manifest",
     "elimination",
+    "event_accept",
     "event_add",
     "event_adjust",
     "event_adjustments",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from duplicate.errors import Problem, UsageError
@@ -192,6 +193,13 @@ class Event:
         files = [p.path for p in self.parts if p.path != "-"]
         if self.rules.source is not None:
             files.append(self.rules.source)
+        if self.folder is not None:
+            # Every file an event folder stores (its published seatings may be published
+            # again).
+            from duplicate.io.event_log import found_files
+
+            stored = found_files(Path(self.folder)).files
+            files += [str(p) for name, p in stored.items() if not name.startswith("seatings/")]
         return files
 
     def records(self, roles: Sequence[str] | None = None) -> list[dict[str, Any]]:

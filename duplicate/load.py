@@ -108,8 +108,11 @@ class _Reader:
             return self._frame(source, kind, rules)
         where: str | Input = source if isinstance(source, Input) else str(source)
         given = where.given if isinstance(where, Input) else where
-        if given != "-" and Path(given).is_dir() and (Path(given) / "event.toml").is_file():
-            return self._folder(Path(given))
+        if given != "-" and Path(given).is_dir():
+            from duplicate.io.event_folder import is_event
+
+            if is_event(given):
+                return self._folder(Path(given))
         if kind == "auto":
             kind = "session" if looks_like_session(where) else "results"
         if kind == "hands":
@@ -171,6 +174,14 @@ class _Reader:
         return Event(source_name(path), rules, results=results, parts=(part,), note=session.note)
 
     def _folder(self, folder: Path) -> Event:
+        """An event folder, checked against its log first: a file changed, missing or
+        not logged, or the log edited, is an error naming it."""
+        from duplicate.io.event_write import reading
+
+        with reading(folder):
+            return self._stored(folder)
+
+    def _stored(self, folder: Path) -> Event:
         from dataclasses import replace
 
         from duplicate.io import event_folder as stored

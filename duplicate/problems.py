@@ -307,6 +307,80 @@ KINDS: tuple[Kind, ...] = (
         "Nothing to do.",
     ),
     Kind(
+        "event.file-changed",
+        "A file of the event folder is not as its log recorded it (its sha256 differs): "
+        "a round swapped or edited, the players or rules edited by hand.",
+        "Put back the file as logged, or accept the change: `duplicate event accept DIR "
+        '--reason "..."` (logged with who and why).',
+    ),
+    Kind(
+        "event.file-missing",
+        "A file the event folder's log records is not in the folder (a round deleted).",
+        "Put the file back, or accept its loss: `duplicate event accept DIR --reason ...`.",
+    ),
+    Kind(
+        "event.file-unlogged",
+        "A file in the event folder (rounds/, seatings/, replaced/, players.csv ...) is not "
+        "in its log: it was put there by hand, not by a command.",
+        "Remove it, add the round with `duplicate event add`, or accept it: "
+        "`duplicate event accept DIR --reason ...`.",
+    ),
+    Kind(
+        "event.file-misnamed",
+        "A file in the event folder's rounds/ is not named as a round is "
+        "(rounds/round-NNNN.parquet), and not in its log.",
+        "Remove it, and add the round with `duplicate event add`.",
+    ),
+    Kind(
+        "event.symlink",
+        "A file or folder of the event folder is a link: its files are never written or read "
+        "through one (it could lead out of the folder).",
+        "Put the files themselves in the folder.",
+    ),
+    Kind(
+        "event.round-unreadable",
+        "A round stored in the event folder is not readable Parquet.",
+        "Put back the round as stored, or replace it (`duplicate event add --replace`).",
+    ),
+    Kind(
+        "event.log-missing",
+        "The event folder has no log (log.jsonl): nothing says what it should hold.",
+        "Restore the log, or accept the folder as it is (`duplicate event accept`).",
+    ),
+    Kind(
+        "event.log-broken",
+        "A line of the event's log is not a log entry (JSON), or the log was cut short.",
+        "Restore the log, or accept the folder as it is (`duplicate event accept`).",
+    ),
+    Kind(
+        "event.log-not-utf8",
+        "A line of the event's log is not UTF-8 text: it was edited.",
+        "Restore the log, or accept the folder as it is (`duplicate event accept`).",
+    ),
+    Kind(
+        "event.log-edited",
+        "A line of the event's log does not match the sha256 it holds: it was edited.",
+        "Restore the log, or accept the folder as it is (`duplicate event accept`).",
+    ),
+    Kind(
+        "event.log-chain-broken",
+        "A line of the event's log does not follow the line before it: a line was removed, "
+        "added or moved.",
+        "Restore the log, or accept the folder as it is (`duplicate event accept`).",
+    ),
+    Kind(
+        "event.half-done",
+        "A change to the event folder was cut short (a process killed while it wrote), and "
+        "the folder could not be put back as it was (it cannot be written now).",
+        "Run the command again where the folder can be written: the change is undone first.",
+    ),
+    Kind(
+        "event.busy",
+        "Another command is changing the event folder, and did not end within the wait "
+        "(DUPLICATE_LOCK_WAIT seconds, 30 by default).",
+        "Run the command again when the other one ends.",
+    ),
+    Kind(
         "event.no-results",
         "The command needs results, and the source holds none (a hand log, or an "
         "event with no round yet).",

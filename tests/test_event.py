@@ -105,7 +105,8 @@ def test_an_upload_is_checked_against_the_event(tmp_path: Path) -> None:
     seating.to_csv(folder / "seatings" / "by-hand.csv", index=False)
     code, _, err = run("event", "add", folder, uploads[2])
     assert code == 1
-    assert "error[event.seating-unrecorded]" in err
+    # Put in by hand: not in the log (and a seating only counts when `seat` stored it).
+    assert "error[event.file-unlogged]" in err
     (folder / "seatings" / "by-hand.csv").unlink()
     duplicate.event_store_seating(folder, seating)
     moved = tmp_path / "moved.csv"
@@ -148,8 +149,10 @@ def test_an_edited_log_is_seen(tmp_path: Path) -> None:
     log.write_text(log.read_text().replace('"round": 1', '"round": 7'))
     code, out, err = run("event", "status", folder)
     assert code == 0
-    assert json.loads(out)["log"]["chain_intact"] is False
-    assert "its chain is broken" in err
+    status = json.loads(out)
+    assert status["log"]["chain_intact"] is False
+    assert [(p["code"], p["line"]) for p in status["problems"]] == [("event.log-edited", 2)]
+    assert "warning[event.log-edited]" in err
 
 
 def test_init_refuses_a_folder_in_use(tmp_path: Path) -> None:

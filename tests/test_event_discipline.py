@@ -201,9 +201,16 @@ def test_a_seating_saved_by_hand_is_refused_not_ignored(tmp_path: Path) -> None:
         moved = as_round(uploads(tmp_path)[3], 4, tmp_path / "round4.csv")
         code, _, err = run("event", "add", folder, moved)
         assert code == 1
+        # Not in the log: seen as a file put in by hand.
+        assert "error[event.file-unlogged]" in err
+        # Accepted into the log, it is still no seating `seat` stored.
+        assert run("event", "accept", folder, "--reason", "drawn by hand")[0] == 0
+        code, _, err = run("event", "add", folder, moved)
+        assert code == 1
         assert "error[event.seating-unrecorded]" in err
         assert not (folder / "rounds" / "round-0004.parquet").exists()
         (folder / "seatings" / name).unlink()
+        assert run("event", "accept", folder, "--reason", "removed")[0] == 0
 
 
 def test_seat_into_the_folder_by_another_name_is_refused(tmp_path: Path) -> None:
@@ -217,6 +224,10 @@ def test_seat_into_the_folder_by_another_name_is_refused(tmp_path: Path) -> None
 def test_seat_refuses_to_keep_a_seating_beside_one_saved_by_hand(tmp_path: Path) -> None:
     folder = folder_with(tmp_path, 3)
     (folder / "seatings" / "round-0004.csv").write_text("round,table,seat,player\n")
+    code, _, err = run("seat", folder, "-o", "-")
+    assert code == 1
+    assert "error[event.file-unlogged]" in err
+    assert run("event", "accept", folder, "--reason", "drawn by hand")[0] == 0
     code, _, err = run("seat", folder, "-o", "-")
     assert code == 1
     assert "error[event.seating-unrecorded]" in err

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from duplicate.errors import Problem
 from duplicate.event import EventInfo
 from duplicate.rules import Rules
 
@@ -137,14 +138,16 @@ def event_adjustments(
 
 @dataclass(frozen=True)
 class StoredRound:
-    round: int
-    rows: int
+    round: int | None
+    rows: int | None
     sha256: str
+    file: str = ""
 
 
 @dataclass(frozen=True)
 class EventStatus:
-    """What an event folder holds, and whether its log's chain is intact."""
+    """What an event folder holds, whether its log's chain is intact, and every way the
+    folder differs from its log (`problems`: none when `intact`)."""
 
     folder: str
     info: EventInfo
@@ -154,6 +157,11 @@ class EventStatus:
     log_entries: int
     chain_intact: bool
     adjustments: bool = False
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def intact(self) -> bool:
+        return not self.problems
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -163,11 +171,23 @@ class EventStatus:
             "adjustments": self.adjustments,
             "replaced": list(self.replaced),
             "log": {"entries": self.log_entries, "chain_intact": self.chain_intact},
+            "intact": self.intact,
+            "problems": [
+                {
+                    "code": p.code,
+                    "file": p.source,
+                    "line": p.rows[0] if p.rows else None,
+                    "message": p.text(),
+                }
+                for p in self.problems
+            ],
         }
 
 
 def event_status(folder: str | Path) -> EventStatus:
-    """Each round as stored, the published seatings, the files replaced, the log."""
+    """Each round as stored, the published seatings, the files replaced, the log, and
+    every difference between the folder and its log (a file changed, missing or not
+    logged, a line of the log edited)."""
     from duplicate.io.event import event_status as found
 
     status = found(folder)
@@ -180,4 +200,43 @@ def event_status(folder: str | Path) -> EventStatus:
         status["log"]["entries"],
         status["log"]["chain_intact"],
         status["adjustments"],
+        tuple(status["problems"]),
     )
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """What `event_accept` logged: each file that differed (code, path, the sha256
+    logged and found) and each problem of the log (code, line); none: nothing to accept."""
+
+    folder: str
+    by: str
+    differences: tuple[dict[str, Any], ...]
+    log_problems: tuple[dict[str, Any], ...]
+
+    @property
+    def accepted(self) -> bool:
+        return bool(self.differences or self.log_problems)
+
+
+def event_accept(folder: str | Path, reason: str, by: str | None = None) -> Acceptance:
+    """Accept the event folder as it is now: each stored file that differs from the log
+    and each line of the log edited, logged with who accepted them (`by`, else the user
+    name from the environment) and why; every command then reads the folder again.
+
+    Links, and files in rounds/ not named or readable as rounds, are refused."""
+    from duplicate.io.event_write import accept
+
+    who = by if by is not None else user_name()
+    done = accept(Path(folder), reason, who)
+    return Acceptance(str(folder), who, done.differences, done.log_problems)
+
+
+def user_name() -> str:
+    """The user's name as the environment gives it."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        return "unknown"

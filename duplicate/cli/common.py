@@ -194,26 +194,36 @@ def publishing(
     """The run's outputs, written together with its manifest (--manifest); what goes to
     standard output is delivered before any file is put in place. Outputs published from
     an event folder are chained into its log."""
+    from pathlib import Path
+
     from duplicate.io import publisher
+    from duplicate.io.event_write import locked
 
-    with publisher.publishing(
-        command,
-        rules,
-        event,
-        settings.get("manifest"),
-        command_line(),
-        process.encoding_threads(),
-    ) as out:
-        yield out
-        if out.stdout is not None:
-            write_stdout(out.stdout)
-    files = [r for r in out.outputs if r["path"] != "-" and "of" not in r]
-    for record in files:
-        stderr.print(wrote(record, out.outputs))
-    if event is not None and event.folder is not None and files and not rerun():
-        from duplicate.io.event_folder import record_outputs
+    # Published from an event folder: its lock held while a seating may be written into
+    # it and logged.
+    folder = event.folder if event is not None else None
+    with locked(Path(folder), required=False) if folder is not None else nullcontext():
+        with publisher.publishing(
+            command,
+            rules,
+            event,
+            settings.get("manifest"),
+            command_line(),
+            process.encoding_threads(),
+        ) as out:
+            yield out
+            if out.stdout is not None:
+                write_stdout(out.stdout)
+        files = [r for r in out.outputs if r["path"] != "-" and "of" not in r]
+        for record in files:
+            stderr.print(wrote(record, out.outputs))
+        if folder is not None and files and not rerun():
+            from duplicate.io.event_folder import record_outputs
 
-        record_outputs(event.folder, command, [(r["path"], r["written"].sha256) for r in files])
+            # Every file written, a table's rules beside it too: one written into the
+            # folder is then one its log knows.
+            written = [(r["path"], r["written"].sha256) for r in out.outputs if r["path"] != "-"]
+            record_outputs(folder, command, written)
 
 
 def wrote(record: dict[str, Any], outputs: list[dict[str, Any]]) -> str:

@@ -1,5 +1,5 @@
-"""`duplicate event init|add|withdraw|adjust|player|status`: an event that grows round
-by round."""
+"""`duplicate event init|add|withdraw|adjust|player|status|accept`: an event that grows
+round by round."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from duplicate.options import RULES
 
 event_app = typer.Typer(
     name="event",
-    help="An event folder: init it, add each round's upload and the corrections, see its status.",
+    help="An event folder: init it, add each round's upload and the corrections, see its "
+    "status, accept a change.",
     no_args_is_help=True,
 )
 player_app = typer.Typer(
@@ -257,7 +258,8 @@ def status(
     *,
     settings: dict[str, Any],
 ) -> None:
-    """What the event holds: each round, the published seatings, the log's chain (JSON).
+    """What the event holds: each round, the published seatings, the log's chain, and
+    every way the folder differs from its log (JSON; each difference on stderr too).
 
     Example: duplicate event status spring
     """
@@ -268,5 +270,40 @@ def status(
     found = duplicate.event_status(folder)
     with publishing("event status", Rules(), None, settings) as out:
         out.text((dumps(found.to_json()) + "\n").encode("utf-8"), "json")
-    if not found.chain_intact:
-        stderr.print(f"warning: {folder}/log.jsonl has been edited: its chain is broken")
+    say_warnings(found.problems)
+    if found.problems:
+        stderr.print(
+            f"{folder} differs from its log: put back what changed, or accept it with "
+            "`duplicate event accept`"
+        )
+
+
+@event_app.command(name="accept")
+@reports_errors
+def accept(
+    folder: FolderArg,
+    reason: Annotated[
+        str, typer.Option("--reason", help="Why the folder is accepted as it is (logged).")
+    ],
+    by: Annotated[
+        str | None,
+        typer.Option("--by", help="Who accepts it (logged); the user's login name by default."),
+    ] = None,
+) -> None:
+    """Accept the event folder as it is now: each file changed, missing or not logged,
+    and each line of the log edited, is logged with who accepted it and why; every
+    command then reads the folder again.
+
+    Example: duplicate event accept spring --reason "round 3 retyped from the cards"
+    """
+    import duplicate
+
+    done = duplicate.event_accept(folder, reason, by)
+    if not done.accepted:
+        stderr.print(f"nothing to accept: {folder} is as its log says")
+        return
+    for difference in done.differences:
+        stderr.print(f"accepted {difference['path']} ({difference['code']})")
+    for problem in done.log_problems:
+        stderr.print(f"accepted line {problem['line']} of the log ({problem['code']})")
+    stderr.print(f"logged as accepted by {done.by}")

@@ -3,8 +3,8 @@ stored as accepted (the folder's layout and log: io/event_folder.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
-import shutil
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from duplicate.errors import InvalidData, Problem, UsageError
+from duplicate.errors import InputOutputError, InvalidData, Problem, UsageError
 from duplicate.event import EventInfo
 from duplicate.games.registry import game
 from duplicate.io.event_folder import (
@@ -24,22 +24,18 @@ from duplicate.io.event_folder import (
     PLAYERS_FILE,
     WITHDRAWN,
     adjustments_file,
-    chain_intact,
     event_rules,
     event_toml,
-    file_record,
     load_info,
-    log,
     log_entries,
-    log_lines,
     players_file,
     published_seatings,
     rounds_folder,
     seating_path,
     stored_rounds,
     unrecorded_seatings,
-    write_file,
 )
+from duplicate.io.event_write import Change, changing
 from duplicate.io.read import read_raw, read_results, sha256_of, source_name
 from duplicate.io.source import resolve
 from duplicate.limits import MAX_LISTED
@@ -67,16 +63,35 @@ def init_event(
         raise UsageError(f"table size {event.table_size} is not 2 to 8", "event.bad-table-size")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise UsageError(f"{folder} exists and is not an empty folder", "event.folder-in-use")
-    folder.mkdir(parents=True, exist_ok=True)
-    made = [folder / EVENT_FILE, folder / "rules.toml"]
-    write_file(made[0], event_toml(event).encode("utf-8"))
-    write_file(made[1], rules.to_toml().encode("utf-8"))
-    if players is not None:
-        made.append(folder / PLAYERS_FILE)
-        write_file(made[-1], Path(players).read_bytes())
-    for sub in ("rounds", "replaced", "seatings"):
-        (folder / sub).mkdir()
-    log(folder, "init", name=event.name, files=[file_record(folder, p) for p in made])
+    from duplicate.io.source import resolve
+
+    listed = resolve(players).read_bytes() if players is not None else None
+    made_folder = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        made = [folder / EVENT_FILE, folder / "rules.toml"]
+        with changing(folder, check=False) as change:
+            for sub in ("rounds", "replaced", "seatings"):
+                (folder / sub).mkdir()
+            files = [change.write(made[0], event_toml(event).encode("utf-8"))]
+            files.append(change.write(made[1], rules.to_toml().encode("utf-8")))
+            if listed is not None:
+                made.append(folder / PLAYERS_FILE)
+                files.append(change.write(made[-1], listed))
+            change.log("init", name=event.name, files=files)
+    except BaseException as exc:
+        # Nothing is left of an event not made: the command can be run again.
+        for name in (folder / sub for sub in ("rounds", "replaced", "seatings", ".lock")):
+            with contextlib.suppress(OSError):
+                name.rmdir() if name.is_dir() else name.unlink()
+        if made_folder:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        if isinstance(exc, OSError):
+            raise InputOutputError(
+                f"{folder}: cannot write: {exc.strerror or exc}", "io.unwritable"
+            ) from None
+        raise
     return made
 
 
@@ -113,49 +128,51 @@ def add_round(
     if force and not (reason or "").strip():
         raise UsageError("{opt:force} needs {opt:reason}: the log says why", "event.no-reason")
     folder = Path(folder)
-    event = load_info(folder)
-    rules = event_rules(folder)
     source = resolve(upload)
     raw, first_row = read_raw(source, encoding, sheet=sheet)
     name = source_name(source)
-    raw = _canonical(raw, name)
-    number = _round_of(raw, name, round_number)
-    raw["round"] = str(number)
-    target = rounds_folder(folder) / f"round-{number:04d}.parquet"
-    refusable = _out_of_turn(folder, number, target, name)
-    _refuse_unrecorded_seatings(folder)
-    results = parse_results(raw.copy(), name, first_row, rules.deal_scope)
-    problems = _unknown_players(folder, results)
-    if problems:
-        raise InvalidData(problems)
-    refusable += _seating_problems(folder, results, number)
-    refusable += _withdrawn_playing(folder, results, number)
-    refusable += _check_with_the_rest(folder, raw, target, name, rules)
-    if refusable and not force:
-        raise InvalidData(refusable)
-    warnings = entry_problems(results, game(event.game))
-    if strict and warnings:
-        raise InvalidData(warnings)
-    refused = UsageError(
-        f"round {number} is already in the event ({target}); "
-        "give {opt:replace} to store a corrected upload",
-        "event.round-exists",
-    )
-    replaced = _keep_replaced(folder, target, replace, refused)
-    data = _parquet(raw)
-    write_file(target, data, overwrite=replace)
-    forced = {"forced": _accepted(refusable, reason)} if refusable else {}
-    log(
-        folder,
-        "replace" if replaced else "add",
-        round=number,
-        upload=name,
-        upload_sha256=source.sha256(),
-        file=file_record(folder, target),
-        replaced=file_record(folder, replaced) if replaced else None,
-        **forced,
-    )
-    return Added(number, target, len(raw), replaced, warnings, refusable)
+    # The upload read first; then the folder's lock held while it is checked against
+    # the stored rounds and put in place with its log entry.
+    with changing(folder) as change:
+        event = load_info(folder)
+        rules = event_rules(folder)
+        raw = _canonical(raw, name)
+        number = _round_of(raw, name, round_number)
+        raw["round"] = str(number)
+        target = rounds_folder(folder) / f"round-{number:04d}.parquet"
+        refusable = _out_of_turn(folder, number, target, name)
+        _refuse_unrecorded_seatings(folder)
+        results = parse_results(raw.copy(), name, first_row, rules.deal_scope)
+        problems = _unknown_players(folder, results)
+        if problems:
+            raise InvalidData(problems)
+        refusable += _seating_problems(folder, results, number)
+        refusable += _withdrawn_playing(folder, results, number)
+        refusable += _check_with_the_rest(folder, raw, target, name, rules)
+        if refusable and not force:
+            raise InvalidData(refusable)
+        warnings = entry_problems(results, game(event.game))
+        if strict and warnings:
+            raise InvalidData(warnings)
+        refused = UsageError(
+            f"round {number} is already in the event ({target}); "
+            "give {opt:replace} to store a corrected upload",
+            "event.round-exists",
+        )
+        replaced = _keep_replaced(change, target, replace, refused)
+        record = change.write(target, _parquet(raw), overwrite=replace)
+        forced = {"forced": _accepted(refusable, reason)} if refusable else {}
+        change.log(
+            "replace" if replaced else "add",
+            round=number,
+            upload=name,
+            upload_sha256=source.sha256(),
+            file=record,
+            replaced=replaced,
+            **forced,
+        )
+    kept = folder / replaced["path"] if replaced else None
+    return Added(number, target, len(raw), kept, warnings, refusable)
 
 
 def _accepted(problems: list[Problem], reason: str | None) -> dict[str, Any]:
@@ -269,37 +286,37 @@ def store_adjustments(
     from duplicate.model.adjustments import parse_adjustments
 
     folder = Path(folder)
-    load_info(folder)
     source = resolve(upload)
     raw, first_row = read_raw(source, encoding, sheet=sheet)
     name = source_name(source)
     parse_adjustments(raw, name, first_row)
-    target = folder / ADJUSTMENTS_FILE
-    text = _adjustment_columns(raw)
-    if add and not replace and target.exists():
-        earlier, _ = read_raw(target)
-        text = _adjustment_columns(pd.concat([_adjustment_columns(earlier), text]))
-    if len(text) > len(raw):
-        _match_the_event(folder, text, str(target), 2)
-    else:
-        _match_the_event(folder, text, name, first_row)
-    refused = UsageError(
-        f"the event has adjustments already ({target}); give {{opt:replace}} to "
-        "store the corrected ones",
-        "event.adjustments-exist",
-    )
-    replaced = _keep_replaced(folder, target, replace or add, refused)
-    write_file(target, stored_csv(text), overwrite=replaced is not None)
-    log(
-        folder,
-        "adjust" if add else "adjustments",
-        upload=name,
-        upload_sha256=source.sha256(),
-        reason=reason,
-        file=file_record(folder, target),
-        replaced=file_record(folder, replaced) if replaced else None,
-    )
-    return Stored(target, len(text), replaced)
+    with changing(folder) as change:
+        load_info(folder)
+        target = folder / ADJUSTMENTS_FILE
+        text = _adjustment_columns(raw)
+        if add and not replace and target.exists():
+            earlier, _ = read_raw(target)
+            text = _adjustment_columns(pd.concat([_adjustment_columns(earlier), text]))
+        if len(text) > len(raw):
+            _match_the_event(folder, text, str(target), 2)
+        else:
+            _match_the_event(folder, text, name, first_row)
+        refused = UsageError(
+            f"the event has adjustments already ({target}); give {{opt:replace}} to "
+            "store the corrected ones",
+            "event.adjustments-exist",
+        )
+        replaced = _keep_replaced(change, target, replace or add, refused)
+        record = change.write(target, stored_csv(text), overwrite=replaced is not None)
+        change.log(
+            "adjust" if add else "adjustments",
+            upload=name,
+            upload_sha256=source.sha256(),
+            reason=reason,
+            file=record,
+            replaced=replaced,
+        )
+    return Stored(target, len(text), folder / replaced["path"] if replaced else None)
 
 
 ADJUSTMENT_COLUMNS = ("round", "deal", "player", "kind", "value", "weight", "reason")
@@ -337,30 +354,24 @@ def withdraw_round(folder: str | Path, number: int, reason: str) -> Path:
     """Take a round out of what every command reads: its file kept in withdrawn/,
     the log saying why. The path it is kept at."""
     folder = Path(folder)
-    load_info(folder)
     if not reason.strip():
         raise UsageError("give {opt:reason}: the log says why", "event.no-reason")
-    target = rounds_folder(folder) / f"round-{number:04d}.parquet"
-    if not target.is_file():
-        held = ", ".join(p.stem.split("-")[1].lstrip("0") for p in stored_rounds(folder))
-        raise UsageError(
-            f"round {number} is not in the event (it holds {held or 'no round'})",
-            "event.no-such-round",
-        )
-    kept_in = folder / WITHDRAWN
-    kept_in.mkdir(exist_ok=True)
-    record = file_record(folder, target)
-    kept = kept_in / f"{target.stem}-{record['sha256'][:12]}{target.suffix}"
-    shutil.copyfile(target, kept)
-    target.unlink()
-    log(
-        folder,
-        "withdraw",
-        round=number,
-        reason=reason,
-        removed=record,
-        kept=file_record(folder, kept),
-    )
+    with changing(folder) as change:
+        load_info(folder)
+        target = rounds_folder(folder) / f"round-{number:04d}.parquet"
+        if not target.is_file():
+            held = ", ".join(p.stem.split("-")[1].lstrip("0") for p in stored_rounds(folder))
+            raise UsageError(
+                f"round {number} is not in the event (it holds {held or 'no round'})",
+                "event.no-such-round",
+            )
+        kept_in = folder / WITHDRAWN
+        kept_in.mkdir(exist_ok=True)
+        data = target.read_bytes()
+        removed = change.remove(target)
+        kept = kept_in / f"{target.stem}-{removed['sha256'][:12]}{target.suffix}"
+        record = change.write(kept, data, overwrite=True)
+        change.log("withdraw", round=number, reason=reason, removed=removed, kept=record)
     return kept
 
 
@@ -369,34 +380,30 @@ def store_seating(folder: str | Path, seating: pd.DataFrame, replace: bool = Fal
     the seating its upload is checked against. The same seating again is stored once;
     another one of the round needs `replace` (the earlier kept in replaced/)."""
     folder = Path(folder)
-    _refuse_unrecorded_seatings(folder)
-    rounds = sorted(set(seating["round"].astype("str")))
-    if len(rounds) != 1:
-        raise UsageError(
-            f"a seating of rounds {', '.join(rounds)}: one round at a time", "seat.several-rounds"
+    with changing(folder) as change:
+        _refuse_unrecorded_seatings(folder)
+        rounds = sorted(set(seating["round"].astype("str")))
+        if len(rounds) != 1:
+            raise UsageError(
+                f"a seating of rounds {', '.join(rounds)}: one round at a time",
+                "seat.several-rounds",
+            )
+        number = int(rounds[0])
+        target = seating_path(folder, number)
+        data = stored_csv(seating.astype("str"))
+        recorded = number in published_seatings(folder)
+        if recorded and target.is_file() and target.read_bytes() == data:
+            return Stored(target, len(seating), None)
+        refused = UsageError(
+            f"round {number} has a stored seating already ({target}); give {{opt:replace}} "
+            "to store this one instead (reprint what was printed from it)",
+            "event.seating-exists",
         )
-    number = int(rounds[0])
-    target = seating_path(folder, number)
-    data = stored_csv(seating.astype("str"))
-    recorded = number in published_seatings(folder)
-    if recorded and target.is_file() and target.read_bytes() == data:
-        return Stored(target, len(seating), None)
-    refused = UsageError(
-        f"round {number} has a stored seating already ({target}); give {{opt:replace}} "
-        "to store this one instead (reprint what was printed from it)",
-        "event.seating-exists",
-    )
-    replaced = _keep_replaced(folder, target, replace, refused) if target.exists() else None
-    target.parent.mkdir(exist_ok=True)
-    write_file(target, data, overwrite=replaced is not None)
-    log(
-        folder,
-        "seating",
-        round=number,
-        file=file_record(folder, target),
-        replaced=file_record(folder, replaced) if replaced else None,
-    )
-    return Stored(target, len(seating), replaced)
+        replaced = _keep_replaced(change, target, replace, refused)
+        target.parent.mkdir(exist_ok=True)
+        record = change.write(target, data, overwrite=replaced is not None)
+        change.log("seating", round=number, file=record, replaced=replaced)
+    return Stored(target, len(seating), folder / replaced["path"] if replaced else None)
 
 
 def add_player(
@@ -522,54 +529,93 @@ def _store_players(
 
     text = raw.astype("str").where(raw.notna(), "")
     parse_players(text, str(path))
-    replaced = _keep_replaced(folder, path, True, UsageError("", "event.file-exists"))
-    write_file(path, stored_csv(text), overwrite=True)
-    log(
-        folder,
-        action,
-        player=player,
-        reason=reason,
-        **details,
-        file=file_record(folder, path),
-        replaced=file_record(folder, replaced) if replaced else None,
-    )
-    return Stored(path, len(text), replaced)
+    with changing(folder) as change:
+        replaced = _keep_replaced(change, path, True, UsageError("", "event.file-exists"))
+        record = change.write(path, stored_csv(text), overwrite=True)
+        change.log(
+            action,
+            player=player,
+            reason=reason,
+            **details,
+            file=record,
+            replaced=replaced,
+        )
+    return Stored(path, len(text), folder / replaced["path"] if replaced else None)
 
 
 def event_status(folder: str | Path) -> dict[str, Any]:
-    """What the event holds: its description, each round, the seatings, the log's state."""
+    """What the event holds: its description, each round, the seatings, the log's state,
+    and every way the folder differs from its log (a change cut short put back first,
+    when the folder can be written)."""
+    from duplicate.io.event_log import integrity_problems
+    from duplicate.io.event_write import locked, must_be_event, recover
+
     folder = Path(folder)
-    event = load_info(folder)
-    rounds = []
-    for path in stored_rounds(folder):
-        rounds.append(
-            {
-                "round": int(path.stem.split("-")[1]),
-                "rows": pq.read_metadata(path).num_rows,
-                "sha256": sha256_of(path),
-            }
-        )
-    lines = log_lines(folder)
-    return {
-        "event": event.__dict__,
-        "rounds": rounds,
-        "seatings": sorted(published_seatings(folder)),
-        "adjustments": adjustments_file(folder) is not None,
-        "replaced": sorted(p.name for p in (folder / "replaced").iterdir() if p.is_file()),
-        "log": {"entries": len(lines), "chain_intact": chain_intact(lines)},
-    }
+    must_be_event(folder)
+    with locked(folder, required=False) as held:
+        if held:
+            recover(folder)
+        problems, log, _ = integrity_problems(folder)
+        try:
+            event = load_info(folder)
+        except UsageError as exc:
+            if not problems:
+                raise
+            problems.append(Problem(str(folder / EVENT_FILE), str(exc), code=exc.code))
+            event = EventInfo("", "", "", 0)
+        rounds = []
+        for path in stored_rounds(folder):
+            number = path.stem.split("-", 1)[1]
+            try:
+                rows: int | None = pq.read_metadata(path).num_rows
+            except (OSError, pa.ArrowException):
+                rows = None
+                problems.append(_unreadable_round(path))
+            rounds.append(
+                {
+                    "round": int(number) if number.isascii() and number.isdigit() else None,
+                    "file": path.name,
+                    "rows": rows,
+                    "sha256": sha256_of(path),
+                }
+            )
+        replaced = folder / "replaced"
+        kept = replaced.iterdir() if replaced.is_dir() and not replaced.is_symlink() else iter(())
+        chain = {"event.log-edited", "event.log-chain-broken", "event.log-broken"}
+        return {
+            "event": event.__dict__,
+            "rounds": rounds,
+            "seatings": sorted(published_seatings(folder)),
+            "adjustments": adjustments_file(folder) is not None,
+            "replaced": sorted(p.name for p in kept if p.is_file()),
+            "log": {
+                "entries": log.lines,
+                "chain_intact": log.exists and not any(p.code in chain for p in log.problems),
+            },
+            "intact": not problems,
+            "problems": problems,
+        }
 
 
-def _keep_replaced(folder: Path, target: Path, replace: bool, refused: UsageError) -> Path | None:
+def _unreadable_round(path: Path) -> Problem:
+    return Problem(
+        str(path),
+        "is not a readable round (Parquet)",
+        hint="put back the round as stored, or replace it (event add, {opt:replace})",
+        code="event.round-unreadable",
+    )
+
+
+def _keep_replaced(
+    change: Change, target: Path, replace: bool, refused: UsageError
+) -> dict[str, str] | None:
     """A stored file about to be replaced, kept in replaced/ under its name and the
     start of its sha256 (`refused` unless `replace`); None when there is none yet."""
     if not target.exists():
         return None
     if not replace:
         raise refused
-    kept = folder / "replaced" / f"{target.stem}-{sha256_of(target)[:12]}{target.suffix}"
-    shutil.copyfile(target, kept)
-    return kept
+    return change.keep(target)
 
 
 def _canonical(raw: pd.DataFrame, source: str) -> pd.DataFrame:
@@ -658,7 +704,13 @@ def _check_with_the_rest(
     """The stored rounds and this one, together, make valid results of one event
     (raised); a stored round whose results are the upload's, round aside (returned:
     likely the wrong file)."""
-    others = {p: pq.read_table(p).to_pandas() for p in stored_rounds(folder) if p != target}
+    others = {}
+    for path in stored_rounds(folder):
+        if path != target:
+            try:
+                others[path] = pq.read_table(path).to_pandas()
+            except (OSError, pa.ArrowException):
+                raise InvalidData([_unreadable_round(path)]) from None
     for other in others.values():
         if sorted(other.columns) != sorted(raw.columns):
             raise InvalidData(

@@ -22,10 +22,8 @@ the rounds, the players and the corrections as they are checked and stored.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tomllib
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +37,13 @@ ADJUSTMENTS_FILE = "adjustments.csv"
 SEATINGS = "seatings"
 REPLACED = "replaced"
 WITHDRAWN = "withdrawn"
+LOG_FILE = "log.jsonl"
 
 
 def is_event(path: str | Path) -> bool:
-    return (Path(path) / EVENT_FILE).is_file()
+    """An event folder: its description, or its log (the description may be missing)."""
+    folder = Path(path)
+    return (folder / EVENT_FILE).is_file() or (folder / LOG_FILE).is_file()
 
 
 def players_file(folder: str | Path) -> Path | None:
@@ -121,12 +122,19 @@ def load_info(folder: str | Path) -> EventInfo:
 
 def record_outputs(folder: str | Path, action: str, outputs: list[tuple[str, str]]) -> None:
     """Chain into the event's log what was published from it (a seating, a report,
-    printed cards): each output's path and sha256 ("-" for standard output)."""
-    log(
-        Path(folder),
-        action,
-        outputs=[{"path": path, "sha256": digest} for path, digest in outputs],
-    )
+    printed cards): each output's path and sha256 ("-" for standard output), and its
+    place in the folder when it was written there (the folder is checked against it)."""
+    from duplicate.io.event_log import stored_path
+
+    folder = Path(folder)
+    records = []
+    for path, digest in outputs:
+        record = {"path": path, "sha256": digest}
+        stored = stored_path(folder, path) if path != "-" else None
+        if stored is not None:
+            record["stored"] = stored
+        records.append(record)
+    log(folder, action, outputs=records)
 
 
 def event_rules(folder: str | Path) -> Rules:
@@ -135,25 +143,38 @@ def event_rules(folder: str | Path) -> Rules:
 
 def write_file(path: Path, data: bytes, overwrite: bool = False) -> None:
     """A file of the event written whole (never a part of one), and not over another
-    unless `overwrite`."""
+    unless `overwrite`: with the change open on its folder (io/event_write.changing),
+    put in place together with the change's log entry."""
+    from duplicate.io.event_write import open_change
     from duplicate.io.write import atomic_path
 
+    change = open_change(_folder_of(path))
+    if change is not None:
+        change.write(path, data, overwrite)
+        return
     if path.exists() and not overwrite:
         raise UsageError(f"{path} exists", "event.file-exists")
     with atomic_path(path) as temp:
         temp.write_bytes(data)
 
 
+def _folder_of(path: Path) -> Path:
+    """The event folder a stored file is in (its own folder, or the one above)."""
+    parent = path.parent
+    return parent if is_event(parent) or not is_event(parent.parent) else parent.parent
+
+
 def file_record(folder: Path, path: Path) -> dict[str, str]:
     """A stored file as the log records it: its path in the folder and its sha256."""
     from duplicate.io.source import resolve
 
-    return {"path": str(path.relative_to(folder)), "sha256": resolve(path).sha256()}
+    return {"path": path.relative_to(folder).as_posix(), "sha256": resolve(path).sha256()}
 
 
 def log_lines(folder: Path) -> list[str]:
     path = folder / "log.jsonl"
-    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    data = path.read_bytes() if path.exists() else b""
+    return data.decode("utf-8", errors="replace").splitlines()
 
 
 def log_entries(folder: Path) -> list[dict[str, Any]]:
@@ -172,6 +193,8 @@ def log_entries(folder: Path) -> list[dict[str, Any]]:
 
 def chain_intact(lines: list[str]) -> bool:
     """Each entry holds the sha256 of its own content and of the entry before it."""
+    from duplicate.io.event_log import entry_hash
+
     previous = ""
     for line in lines:
         try:
@@ -179,26 +202,16 @@ def chain_intact(lines: list[str]) -> bool:
         except ValueError:
             return False
         own = entry.pop("sha256", None)
-        if entry.get("previous") != previous or own != _entry_hash(entry):
+        if entry.get("previous") != previous or own != entry_hash(entry):
             return False
         previous = own
     return True
 
 
-def _entry_hash(entry: dict[str, Any]) -> str:
-    text = json.dumps(entry, ensure_ascii=False, sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def log(folder: Path, action: str, **details: Any) -> None:
-    lines = log_lines(folder)
-    previous = json.loads(lines[-1]).get("sha256", "") if lines else ""
-    entry = {
-        "action": action,
-        "at": datetime.now(UTC).isoformat(timespec="seconds"),
-        **details,
-        "previous": previous,
-    }
-    entry["sha256"] = _entry_hash(entry)
-    text = "\n".join([*lines, json.dumps(entry, ensure_ascii=False, sort_keys=True)]) + "\n"
-    write_file(folder / "log.jsonl", text.encode("utf-8"), overwrite=True)
+    """An entry chained into the folder's log: with the change open on the folder, put
+    in place with its files; else on its own, the folder's lock held."""
+    from duplicate.io.event_write import changing
+
+    with changing(Path(folder), check=False) as change:
+        change.log(action, **details)

@@ -92,7 +92,7 @@ def resolve(given: str | Path | Source) -> Source:
     path = Path(text)
     if path.is_dir():
         # An event folder (duplicate.io.event) is read as its rounds.
-        if (path / "event.toml").is_file():
+        if (path / "event.toml").is_file() or (path / "log.jsonl").is_file():
             return Source(str(path / "rounds"), "dataset")
         return Source(text, "dataset")
     try:

@@ -88,9 +88,28 @@ KINDS: tuple[Kind, ...] = (
         "Give one of the sheets the message lists.",
     ),
     Kind(
+        "input.formula",
+        "A cell of the sheet holds a formula: its saved result may be stale (a program "
+        "that does not recalculate saves whatever was there before).",
+        "Paste the cells as values, or read the saved results with --formulas cached.",
+    ),
+    Kind(
+        "input.formula-cached",
+        "Formula cells were read by the results saved with them (a warning, as asked by "
+        "--formulas cached); the message names them.",
+        "Check the cells it names.",
+    ),
+    Kind(
+        "input.control-character",
+        "A cell or header holds a control character (a NUL, say, written _x0000_ inside the "
+        "workbook): an id that prints like another, or text no program shows alike.",
+        "Retype the cells the message names.",
+    ),
+    Kind(
         "input.too-large",
         "The workbook unpacks into more than a workbook is read to (a zip archive can hold far "
-        "more than its size).",
+        "more than its size), its sheet spans more cells than are read, or its shared text "
+        "repeats into more characters than are read.",
         "Give the results as CSV or Parquet.",
     ),
     # -- columns --------------------------------------------------------------------------

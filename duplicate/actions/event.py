@@ -42,13 +42,14 @@ def event_add(
     replace: bool = False,
     encoding: str | None = None,
     sheet: str | None = None,
+    formulas: str | None = None,
 ) -> Added:
     """Check a round's upload against the event (known players, the round's published
     seating, the rounds before) and store it as accepted; `replace` stores a corrected
     upload of a round already in (the earlier one is kept)."""
     from duplicate.io.event import add_round
 
-    return add_round(folder, upload, round_number, replace, encoding, sheet)
+    return add_round(folder, upload, round_number, replace, encoding, sheet, formulas)
 
 
 def event_adjustments(
@@ -57,12 +58,13 @@ def event_adjustments(
     replace: bool = False,
     encoding: str | None = None,
     sheet: str | None = None,
+    formulas: str | None = None,
 ) -> Stored:
     """Store the arbiter's corrections in the event (each checked to name a result of
     it): every command on the folder then applies them, printed cards included."""
     from duplicate.io.event import store_adjustments
 
-    return store_adjustments(folder, adjustments, replace, encoding, sheet)
+    return store_adjustments(folder, adjustments, replace, encoding, sheet, formulas)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from duplicate.io.event_folder import (
     stored_rounds,
     write_file,
 )
-from duplicate.io.read import read_raw, read_results, sha256_of, source_name
+from duplicate.io.read import read_raw, read_results, read_warnings, sha256_of, source_name
 from duplicate.io.write import csv_bytes
 from duplicate.model.columns import canonical_name, closest_match
 from duplicate.model.entry_checks import entry_problems
@@ -91,12 +91,14 @@ def add_round(
     replace: bool = False,
     encoding: str | None = None,
     sheet: str | None = None,
+    formulas: str | None = None,
 ) -> Added:
     """Check an uploaded round against the event and store it as accepted."""
     folder = Path(folder)
     event = load_info(folder)
     rules = event_rules(folder)
-    raw, first_row = read_raw(upload, encoding, sheet=sheet)
+    raw, first_row = read_raw(upload, encoding, sheet=sheet, formulas=formulas)
+    read_warned = read_warnings(raw)
     name = source_name(upload)
     raw = _canonical(raw, name)
     number = _round_of(raw, name, round_number)
@@ -124,7 +126,8 @@ def add_round(
         file=file_record(folder, target),
         replaced=file_record(folder, replaced) if replaced else None,
     )
-    return Added(number, target, len(raw), replaced, entry_problems(results, game(event.game)))
+    warnings = read_warned + entry_problems(results, game(event.game))
+    return Added(number, target, len(raw), replaced, warnings)
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,7 @@ def store_adjustments(
     replace: bool = False,
     encoding: str | None = None,
     sheet: str | None = None,
+    formulas: str | None = None,
 ) -> Stored:
     """Check the arbiter's corrections against the event (each names a result of it)
     and store them as the event's: every command on the folder applies them."""
@@ -150,7 +154,7 @@ def store_adjustments(
 
     folder = Path(folder)
     load_info(folder)
-    raw, first_row = read_raw(upload, encoding, sheet=sheet)
+    raw, first_row = read_raw(upload, encoding, sheet=sheet, formulas=formulas)
     name = source_name(upload)
     adjustments = parse_adjustments(raw, name, first_row)
     if stored_rounds(folder):

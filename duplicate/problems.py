@@ -47,6 +47,12 @@ KINDS: tuple[Kind, ...] = (
         "Give every row as many fields as the header.",
     ),
     Kind(
+        "input.long-header",
+        "The first line, read as the header, has a name longer than 128 KiB or is longer "
+        "than 16 MiB: it is not a header (data, or not text at all).",
+        "Give the file with its header first: short column names.",
+    ),
+    Kind(
         "input.unknown-encoding",
         "The encoding named is not one Python knows.",
         "Name utf-8 or gb18030 (or big5).",

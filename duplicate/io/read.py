@@ -209,7 +209,20 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
     if source.kind != "csv":
         return _to_pandas(_read_parquet(source))
     data = source.read_bytes()
-    if data.lstrip()[:1] == b"{":
+    start = data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1]
+    if start == b"[":
+        raise InvalidData(
+            [
+                Problem(
+                    source.name,
+                    "is a JSON list, not a table written by standings (JSON as standings "
+                    'writes it is an object: {"standings": [...]})',
+                    hint="give a file written by standings",
+                    code="published.no-standings",
+                )
+            ]
+        )
+    if start == b"{":
         try:
             # Decimals, so that published numbers compare exactly.
             document = json.loads(data, parse_float=Decimal)

@@ -73,7 +73,7 @@ bench: $(INSTALLED)
 ## fuzz: the hostile-input suite with many more examples than `make test` runs (FUZZ_EXAMPLES=2000)
 FUZZ_EXAMPLES ?= 2000
 fuzz: $(DEV_INSTALLED)
-	DUPLICATE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
+	DUPLICATE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py tests/test_fuzz_xlsx.py
 
 ## golden: rewrite the expected outputs in tests/golden on purpose, then review the diff
 golden: $(INSTALLED)

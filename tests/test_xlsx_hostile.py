@@ -142,6 +142,21 @@ def test_an_escaped_nul_in_a_player_id_is_refused(tmp_path: Path) -> None:
     assert "error[input.control-character]" in err
 
 
+@pytest.mark.parametrize("index", ["x", " 1", "+1", "99999999999999999999"])
+def test_a_cell_naming_no_shared_string_is_refused(tmp_path: Path, index: str) -> None:
+    """calamine would read it as the first string (the header's 'deal')."""
+    book = spec_book()
+    parts = book.parts()
+    sheet = parts["xl/worksheets/sheet1.xml"]
+    first = book.string("P1")
+    parts["xl/worksheets/sheet1.xml"] = sheet.replace(
+        f't="s"><v>{first}</v>', f't="s"><v>{index}</v>', 1
+    )
+    code, out, err = standings_of(written(tmp_path, zip_of(dict(parts))))
+    assert (code, out) == (1, b"")
+    assert "error[input.not-xlsx]" in err
+
+
 def test_rows_are_numbered_as_the_sheet_shows_them(tmp_path: Path) -> None:
     """Three blank rows above the header: the bad score in the second result row is on
     the sheet's row 6."""

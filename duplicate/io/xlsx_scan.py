@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import io
 import posixpath
-import re
 import zipfile
 import zlib
 from array import array
@@ -133,7 +131,7 @@ def look_through(
         if chosen.part is None or chosen.part not in members:
             raise not_xlsx(source, f"sheet {chosen.name!r} has no cells stored")
         info = members[chosen.part]
-        cells = _scan_cells(archive, info, source, max_rows)
+        cells = _scan_cells(archive, info, source, max_rows, len(lengths))
         _check_cells(cells, source, chosen.name)
         if lengths and cells.shared * max(lengths) > MAX_WORKBOOK_TEXT:
             # Bounded from above by the longest string; counted exactly only when that
@@ -197,12 +195,12 @@ def _parse(
     start: Callable[[str, dict[str, str]], None],
     end: Callable[[str], None] | None = None,
     text: Callable[[str], None] | None = None,
-    namespaces: bool = True,
+    parser: Any = None,
 ) -> None:
-    """Stream a part through expat (names as 'namespace}local', or as written when not
-    `namespaces`: quicker); no DTD is allowed (an .xlsx part never has one, and
-    entities could expand)."""
-    parser = expat.ParserCreate(namespace_separator="}") if namespaces else expat.ParserCreate()
+    """Stream a part through expat (names as 'namespace}local', or as written when a
+    `parser` made without namespaces is given: quicker); no DTD is allowed (an .xlsx
+    part never has one, and entities could expand)."""
+    parser = parser or expat.ParserCreate(namespace_separator="}")
     parser.StartElementHandler = start
     if end is not None:
         parser.EndElementHandler = end
@@ -353,12 +351,12 @@ def _shared_string_lengths(
     return lengths
 
 
-_REFERENCE = re.compile(r"([A-Z]{1,3})([0-9]{1,7})")
-
-
-@functools.lru_cache(maxsize=4096)
-def _column(letters: str) -> int:
+def _column(letters: str, bad: Callable[[str], Exception]) -> int:
     """'B' as 1, counted from 0."""
+    if not (
+        0 < len(letters) <= 3 and letters.isascii() and letters.isalpha() and letters.isupper()
+    ):
+        raise bad(f"a cell's reference names column {letters[:20]!r}, not one")
     column = 0
     for letter in letters:
         column = column * 26 + ord(letter) - 64
@@ -366,10 +364,16 @@ def _column(letters: str) -> int:
 
 
 def _scan_cells(
-    archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str, max_rows: int | None
+    archive: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    source: str,
+    max_rows: int | None,
+    strings: int,
 ) -> SheetCells:
     """Where a sheet's cells are, as calamine places them (a cell without a reference
-    follows the one before it; a row without a number follows the row before it).
+    follows the one before it; a row without a number follows the row before it), and
+    that each cell naming a shared string names one of the `strings` (calamine reads a
+    name that is not a number as the first string).
 
     Called for every element of the sheet: kept to a few steps a cell."""
     cells = SheetCells()
@@ -377,9 +381,10 @@ def _scan_cells(
     row = column = last = -1
     top, bottom, left, right = EXCEL_ROWS, -1, EXCEL_COLUMNS, -1
     rows = shared = 0
+    kind: str | None = None  # the type of the cell being read
     # Rows below the header: the header is a row, and the limit is on the others.
     most = EXCEL_ROWS if max_rows is None else min(max_rows + 1, EXCEL_ROWS)
-    match = _REFERENCE.fullmatch
+    columns: dict[str, int] = {}  # each column's letters, as read so far
 
     def bad(what: str) -> _Refused:
         return _Refused(
@@ -391,18 +396,47 @@ def _scan_cells(
             )
         )
 
+    # The text of the value being read of a cell naming a shared string.
+    naming: list[str] | None = None
+
+    parser = expat.ParserCreate()
+    parser.buffer_text = True
+
+    def named() -> None:
+        nonlocal naming
+        index = "".join(naming or ())
+        naming = None
+        parser.CharacterDataHandler = None
+        if not (index.isdigit() and index.isascii() and int(index) < strings):
+            raise bad(f"cell {_name(last, column)} names shared string {index[:20]!r}, not one")
+
+    def text(data: str) -> None:
+        if naming is not None:
+            naming.append(data)
+
     def start(name: str, attrs: dict[str, str]) -> None:
-        nonlocal row, column, last, top, bottom, left, right, rows, shared
+        nonlocal row, column, last, top, bottom, left, right, rows, shared, naming, kind
+        if naming is not None:
+            named()
         local = name if ":" not in name else name.rpartition(":")[2]
-        if local == "c":
+        if local == "v":
+            if kind == "s":
+                # Its text is read (the handler is set for it alone: quicker).
+                naming = []
+                parser.CharacterDataHandler = text
+        elif local == "c":
             ref = attrs.get("r")
             if ref is None:
                 at, column = row, column + 1
             else:
-                found = match(ref)
+                split = len(ref.rstrip("0123456789"))
+                found = columns.get(ref[:split])
                 if found is None:
+                    found = columns[ref[:split]] = _column(ref[:split], bad)
+                digits = ref[split:]
+                if not 0 < len(digits) <= 7:
                     raise bad(f"a cell's reference {ref[:20]!r} is not one")
-                at, column = int(found[2]) - 1, _column(found[1])
+                at, column = int(digits) - 1, found
             if not (0 <= at < EXCEL_ROWS and 0 <= column < EXCEL_COLUMNS):
                 raise bad(f"a cell lies outside a sheet ({ref or 'after the last'})")
             if at != last:
@@ -420,7 +454,8 @@ def _scan_cells(
                 left = column
             if column > right:
                 right = column
-            if attrs.get("t") == "s":
+            kind = attrs.get("t")
+            if kind == "s":
                 shared += 1
         elif local == "row":
             number = attrs.get("r")
@@ -436,7 +471,12 @@ def _scan_cells(
             if len(cells.formulas) < FORMULAS_NAMED:
                 cells.formulas.append(_name(last, column))
 
-    _parse(_chunks(archive, info, source), source, info.filename, start, namespaces=False)
+    _parse(_chunks(archive, info, source), source, info.filename, start, parser=parser)
+    if naming is not None:
+        try:
+            named()
+        except _Refused as refused:
+            raise InvalidData([refused.problem]) from None
     cells.rows, cells.shared = rows, shared
     cells.top, cells.bottom, cells.left, cells.right = top, bottom, left, right
     return cells

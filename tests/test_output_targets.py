@@ -72,6 +72,23 @@ def test_a_link_to_standard_output_is_written_into(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["stdout"]
 
 
+def test_a_link_to_standard_output_takes_csv_without_a_format(tmp_path: Path) -> None:
+    if not Path("/proc/self/fd/1").exists():
+        pytest.skip("no /proc/self/fd here")
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    result = subprocess.run(
+        [sys.executable, "-m", "duplicate", "standings", str(EVENT), "-o", str(link)],
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == expected()
+
+
 def test_standard_output_sent_to_a_file_keeps_what_it_holds(tmp_path: Path) -> None:
     """`>> log` then `-o /dev/stdout`: the table is added to the file, not put in its
     place."""

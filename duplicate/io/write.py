@@ -43,12 +43,15 @@ _NEEDS_QUOTES = r'[",\r\n]'
 
 
 def format_for(path: str | None, given: str | None) -> str:
-    """The output format: as given, else from the file suffix, else CSV."""
+    """The output format: as given, else from the file suffix; CSV for standard output
+    and what stands for it (a device, a FIFO, /dev/stdout)."""
     if given is not None:
         return given
     if path is None or path == "-":
         return "csv"
     suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES and writes_straight(path):
+        return "csv"  # /dev/stdout, a FIFO: as standard output
     if suffix not in SUFFIXES:
         raise UsageError(
             f"cannot tell the format of {path!r} from its suffix; "

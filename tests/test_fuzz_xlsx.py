@@ -71,6 +71,7 @@ def part_mutations(draw: Any) -> Callable[[Parts], None]:
                 "doctype",
                 "byte",
                 "prefix-cell",
+                "twin-part",
             ]
         )
     )
@@ -154,6 +155,14 @@ def part_mutations(draw: Any) -> Callable[[Parts], None]:
             parts[target] = text[:where] + char + text[where + 1 :]
 
         return byte
+    if kind == "twin-part":
+        name = draw(st.sampled_from([STRINGS, SHEET, "xl/workbook.xml"]))
+        twin = draw(st.sampled_from([name.upper(), name.replace("/", "\\")]))
+
+        def twice(parts: Parts) -> None:
+            parts[twin] = parts[name].replace('uniqueCount="', 'uniqueCount="4000000000" x="')
+
+        return twice
     prefix = draw(st.sampled_from(["x:", "q:"]))
     return on_sheet(lambda x: x.replace("<c ", f"<{prefix}c ", 1))
 

@@ -215,6 +215,15 @@ def test_a_long_shared_string_named_by_many_cells_is_refused(tmp_path: Path) -> 
     refused_cleanly(bounded("standings", path), "input.too-large")
 
 
+def test_a_part_stored_twice_under_one_name_is_refused(tmp_path: Path) -> None:
+    """Names alike but for case: which one calamine reads is not for the reader to
+    guess (here the second declares billions of strings)."""
+    parts = spec_book().parts()
+    twin = parts["xl/sharedStrings.xml"].replace('uniqueCount="', 'uniqueCount="4000000000" x="')
+    data = zip_of({**parts, "xl/SharedStrings.xml": twin})
+    refused_cleanly(bounded("standings", written(tmp_path, data)), "input.not-xlsx")
+
+
 def test_rows_past_max_rows_are_refused_before_they_are_read(tmp_path: Path) -> None:
     """Four million rows in a few megabytes: refused once past the limit, not after
     calamine has read them all (a minute, and gigabytes)."""

@@ -149,7 +149,7 @@ def spec_book(**grid_options: object) -> Book:
     return book.add("results", book.grid_xml(spec_grid(), **grid_options))  # type: ignore[arg-type]
 
 
-def zip_of(parts: dict[str, str | bytes]) -> bytes:
+def zip_of(parts: dict[str, str]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in parts.items():

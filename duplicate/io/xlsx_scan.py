@@ -126,11 +126,12 @@ def look_through(
         chosen = _choose(sheets, sheet, source)
         lengths = _shared_string_lengths(archive, members, source)
         for name in ("xl/styles.xml", WORKBOOK_RELS):
-            if name in members:
-                _drain(archive, members[name], source)  # no longer than it says
-        if chosen.part is None or chosen.part not in members:
+            found = _member(members, name, source)
+            if found is not None:
+                _drain(archive, found, source)  # no longer than it says
+        info = _member(members, chosen.part, source) if chosen.part else None
+        if info is None:
             raise not_xlsx(source, f"sheet {chosen.name!r} has no cells stored")
-        info = members[chosen.part]
         cells = _scan_cells(archive, info, source, max_rows, len(lengths))
         _check_cells(cells, source, chosen.name)
         if lengths and cells.shared * max(lengths) > MAX_WORKBOOK_TEXT:
@@ -224,6 +225,16 @@ def _parse(
         raise not_xlsx(source, f"{part} is not well-formed XML ({exc})") from None
 
 
+def _member(members: dict[str, zipfile.ZipInfo], name: str, source: str) -> zipfile.ZipInfo | None:
+    """The archive's one member whose name is `name` but for case and backslashes
+    (as calamine finds a part); two such are refused (which one would be read?)."""
+    wanted = name.casefold()
+    alike = [i for n, i in members.items() if n.replace("\\", "/").casefold() == wanted]
+    if len(alike) > 1:
+        raise not_xlsx(source, f"it holds {len(alike)} parts named {name}")
+    return alike[0] if alike else None
+
+
 def _local(name: str) -> str:
     return name.rpartition("}")[2]
 
@@ -231,7 +242,7 @@ def _local(name: str) -> str:
 def _small_part(
     archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo], name: str, source: str
 ) -> Iterator[bytes]:
-    info = members.get(name)
+    info = _member(members, name, source)
     if info is None:
         raise not_xlsx(source, f"it has no {name}")
     if info.file_size > SMALL_PART:
@@ -255,21 +266,36 @@ def _sheets(
 
     def relationship(name: str, attrs: dict[str, str]) -> None:
         if _local(name) == "Relationship":
-            targets[attrs.get("Id", "")] = (attrs.get("Target", ""), attrs.get("Type", ""))
+            rid = attrs.get("Id", "")
+            if rid in targets:
+                raise _Refused(_twice(source, f"relationship {rid[:40]!r}"))
+            targets[rid] = (attrs.get("Target", ""), attrs.get("Type", ""))
 
-    if WORKBOOK_RELS in members:
+    if _member(members, WORKBOOK_RELS, source) is not None:
         _parse(
             _small_part(archive, members, WORKBOOK_RELS, source),
             source,
             WORKBOOK_RELS,
             relationship,
         )
+    names = [name for name, _, _ in listed]
+    if len(set(names)) != len(names):
+        raise InvalidData([_twice(source, "a sheet name")])
     found = []
     for name, state, rid in listed:
         target, kind = targets.get(rid, ("", ""))
         part = _part(target) if target else None
         found.append(SheetEntry(name, state, part, kind.endswith("/worksheet")))
     return found
+
+
+def _twice(source: str, what: str) -> Problem:
+    return Problem(
+        source,
+        f"is not a readable .xlsx workbook: it lists {what} twice",
+        hint="save it again from the spreadsheet program",
+        code="input.not-xlsx",
+    )
 
 
 def _part(target: str) -> str:
@@ -318,7 +344,7 @@ def _shared_string_lengths(
 ) -> array[int]:
     """The length (characters) of every shared string, in order."""
     lengths: array[int] = array("q")
-    info = members.get(SHARED_STRINGS)
+    info = _member(members, SHARED_STRINGS, source)
     if info is None:
         return lengths
     state = {"depth": 0, "declared": 0}

@@ -125,6 +125,8 @@ def _formula_problems(looked: Any, source: str, formulas: str | None) -> list[Pr
 
 def _refuse_repeated(header: list[str], source: str, header_row: int) -> None:
     """A name heading two columns (a table built from a dict would keep the later)."""
+    from duplicate.io.xlsx_scan import column_letters
+
     seen: dict[str, int] = {}
     problems = []
     for at, name in enumerate(header):
@@ -134,7 +136,7 @@ def _refuse_repeated(header: list[str], source: str, header_row: int) -> None:
             problems.append(
                 Problem(
                     source,
-                    f"columns {_column_letters(seen[name])} and {_column_letters(at)} are "
+                    f"columns {column_letters(seen[name])} and {column_letters(at)} are "
                     f"both headed {name!r}",
                     (header_row,),
                     hint="keep one of them",
@@ -145,15 +147,6 @@ def _refuse_repeated(header: list[str], source: str, header_row: int) -> None:
             seen[name] = at
     if problems:
         raise InvalidData(problems)
-
-
-def _column_letters(index: int) -> str:
-    letters = ""
-    index += 1
-    while index > 0:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
 
 
 def _refuse_controls(frame: pd.DataFrame, header: list[str], source: str, header_row: int) -> None:

@@ -508,14 +508,19 @@ def _scan_cells(
     return cells
 
 
-def _name(row: int, column: int) -> str:
-    """(11, 1) as 'B12'."""
+def column_letters(column: int) -> str:
+    """Column 1 (from 0) as 'B'."""
     letters = ""
     column += 1
     while column > 0:
         column, rest = divmod(column - 1, 26)
         letters = chr(65 + rest) + letters
-    return f"{letters}{row + 1}"
+    return letters
+
+
+def _name(row: int, column: int) -> str:
+    """(11, 1) as 'B12'."""
+    return f"{column_letters(column)}{row + 1}"
 
 
 def _too_many_rows(source: str, max_rows: int) -> Problem:

@@ -16,6 +16,7 @@ import contextlib
 import copy
 import io
 import posixpath
+import re
 import zipfile
 import zlib
 from array import array
@@ -363,9 +364,22 @@ def _shared_string_lengths(
         if _local(name) == "t" and state["depth"]:
             state["depth"] -= 1
 
+    tail = [""]  # the end of the text before, for an escape split between two
+
     def text(data: str) -> None:
         if state["depth"] and lengths:
             lengths[-1] += len(data)
+            if "_" in data and _CONTROL_ESCAPE.search(tail[0] + data):
+                raise _Refused(
+                    Problem(
+                        source,
+                        f"shared string {len(lengths)} holds a control character "
+                        "(an escape such as _x0000_, a NUL)",
+                        hint="retype the cells that hold it",
+                        code="input.control-character",
+                    )
+                )
+            tail[0] = data[-6:]
 
     _parse(_chunks(archive, info, source), source, SHARED_STRINGS, start, end, text)
     # calamine sets aside room for as many strings as the file declares.
@@ -375,6 +389,11 @@ def _shared_string_lengths(
             f"{SHARED_STRINGS} declares more strings than it holds ({len(lengths):,})",
         )
     return lengths
+
+
+# An escape in a workbook's text for a control character (NUL to US but tab, line feed
+# and carriage return; DEL): calamine decodes some versions, keeps it as text in others.
+_CONTROL_ESCAPE = re.compile(r"_x00(?:0[0-8BbCcEeFf]|1[0-9A-Fa-f]|7[Ff])_")
 
 
 def _column(letters: str, bad: Callable[[str], Exception]) -> int:

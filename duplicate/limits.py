@@ -57,3 +57,11 @@ MAX_ROUND = 1_000_000
 # An .xlsx workbook's contents once unpacked (a zip archive can hold far more than its
 # size): Excel's own limit of a million rows fits well within it.
 MAX_WORKBOOK_BYTES = 1024 * 1024 * 1024
+
+# An .xlsx sheet is held as a grid from its first cell to its last (every cell between
+# them, empty or not): Excel's million rows by 16 columns fit.
+MAX_WORKBOOK_CELLS = 1_048_576 * 16
+
+# The characters of text a sheet's cells hold once each shared string is copied into
+# every cell naming it (a long string named by many cells would otherwise multiply).
+MAX_WORKBOOK_TEXT = 256 * 1024 * 1024

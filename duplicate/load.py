@@ -51,7 +51,7 @@ def load_event(
     `settings`: any setting of duplicate.options by keyword (scoring, stage, source):
     `rules_file`, `adjustments` and `players` (a path, a DataFrame with the file's
     columns, or an object already read),
-    `encoding`, `sheet`, and each rules setting (`tie_ranking="dense"`, `base="0:100"`).
+    `encoding`, `sheet`, `formulas`, and each rules setting (`tie_ranking="dense"`, `base="0:100"`).
     `rules`: rules to start from instead of the source's own.
     `max_rows`: refuse an input of more rows (None: no limit).
 
@@ -62,7 +62,7 @@ def load_event(
     values = given(settings, *RULES, "source")
     if rules is not None and "rules_file" in values:
         raise UsageError("give rules or {opt:rules_file}, not both", "option.conflict")
-    read = _Reader(values.get("encoding"), values.get("sheet"), max_rows)
+    read = _Reader(values.get("encoding"), values.get("sheet"), max_rows, values.get("formulas"))
     given_rules = load_rules(values["rules_file"]) if "rules_file" in values else rules
     # A deal scope the settings or the rules given decide: results are read and checked
     # under it, once (checked first by another scope, problems of this one go unlisted).
@@ -91,8 +91,15 @@ def _is_object(settings: dict[str, Any], name: str) -> bool:
 class _Reader:
     """Reads the parts of an event with the source settings given."""
 
-    def __init__(self, encoding: str | None, sheet: str | None, max_rows: int | None) -> None:
+    def __init__(
+        self,
+        encoding: str | None,
+        sheet: str | None,
+        max_rows: int | None,
+        formulas: str | None = None,
+    ) -> None:
         self.encoding, self.sheet, self.max_rows = encoding, sheet, max_rows
+        self.formulas = formulas
 
     def event(
         self, source: Any, kind: SourceKind, deal_scope: DealScopeName | None = None
@@ -138,20 +145,29 @@ class _Reader:
     def _results(
         self, path: str | Input, score_required: bool = True, rules: Rules | None = None
     ) -> Event:
-        from duplicate.io.read import read_raw, read_results, source_name
+        from dataclasses import replace
+
+        from duplicate.io.read import read_raw, read_results, read_warnings, source_name
         from duplicate.model.results import parse_results
 
         rules = rules or Rules()
         name = source_name(path)
         if score_required:
             results = read_results(
-                path, self.encoding, rules.deal_scope, max_rows=self.max_rows, sheet=self.sheet
+                path,
+                self.encoding,
+                rules.deal_scope,
+                max_rows=self.max_rows,
+                sheet=self.sheet,
+                formulas=self.formulas,
             )
             part = Part("results", _given(path), len(results))
             return Event(name, rules, results=results, parts=(part,))
         # Raw outcomes: the identities checked, the table kept for the game's scorer.
-        raw, first_row = read_raw(path, self.encoding, self.max_rows, self.sheet)
+        raw, first_row = read_raw(path, self.encoding, self.max_rows, self.sheet, self.formulas)
+        warnings = read_warnings(raw)
         results = parse_results(raw, name, first_row, rules.deal_scope, score_required=False)
+        results = replace(results, read_warnings=tuple(warnings)) if warnings else results
         part = Part("raw", _given(path), len(raw))
         return Event(name, rules, results=results, outcomes=raw, parts=(part,))
 
@@ -315,7 +331,7 @@ def results_warnings(results: Results) -> list[Problem]:
     misspelled header reads as no column at all)."""
     from duplicate.model.columns import closest_match, every_alias
 
-    found = []
+    found = list(results.read_warnings)
     for header in results.unused_columns:
         guess = closest_match(header, every_alias())
         hint = f"did you mean {guess!r}?" if guess else "a note column may be named 备注"

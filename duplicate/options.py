@@ -338,8 +338,17 @@ SETTINGS: tuple[Setting, ...] = (
         "sheet",
         "source",
         "text",
-        "The sheet of an .xlsx input to read. Default: the first.",
+        "The sheet of an .xlsx input to read (a hidden sheet only when named). "
+        "Default: the first visible one.",
         metavar="NAME",
+    ),
+    Setting(
+        "formulas",
+        "source",
+        "choice",
+        "Formula cells of an .xlsx input: refuse (the default), or read the result "
+        "saved with each (cached), with a warning naming them.",
+        choices=("refuse", "cached"),
     ),
     Setting(
         "max_rows",

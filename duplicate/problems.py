@@ -55,6 +55,12 @@ KINDS: tuple[Kind, ...] = (
         "Give every row as many fields as the header.",
     ),
     Kind(
+        "input.long-header",
+        "The first line, read as the header, has a name longer than 128 KiB or is longer "
+        "than 16 MiB: it is not a header (data, or not text at all).",
+        "Give the file with its header first: short column names.",
+    ),
+    Kind(
         "input.unknown-encoding",
         "The encoding named is not one Python knows.",
         "Name utf-8 or gb18030 (or big5).",
@@ -96,9 +102,28 @@ KINDS: tuple[Kind, ...] = (
         "Give one of the sheets the message lists.",
     ),
     Kind(
+        "input.formula",
+        "A cell of the sheet holds a formula: its saved result may be stale (a program "
+        "that does not recalculate saves whatever was there before).",
+        "Paste the cells as values, or read the saved results with --formulas cached.",
+    ),
+    Kind(
+        "input.formula-cached",
+        "Formula cells were read by the results saved with them (a warning, as asked by "
+        "--formulas cached); the message names them.",
+        "Check the cells it names.",
+    ),
+    Kind(
+        "input.control-character",
+        "A cell or header holds a control character (a NUL, say, written _x0000_ inside the "
+        "workbook): an id that prints like another, or text no program shows alike.",
+        "Retype the cells the message names.",
+    ),
+    Kind(
         "input.too-large",
         "The workbook unpacks into more than a workbook is read to (a zip archive can hold far "
-        "more than its size).",
+        "more than its size), its sheet spans more cells than are read, or its shared text "
+        "repeats into more characters than are read.",
         "Give the results as CSV or Parquet.",
     ),
     # -- columns --------------------------------------------------------------------------

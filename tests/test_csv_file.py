@@ -149,13 +149,14 @@ def outcome_refused(data: bytes, max_rows: int) -> bool:
 
 def test_a_header_longer_than_a_look_is_refused_alike() -> None:
     """More than a look of names (each under the 128 KiB a name may have): as long as a
-    row may be, so a clean problem from the disk and from standard input alike."""
+    row may be, so a clean problem from the disk and from standard input alike: a first
+    line that long is no header."""
     names = [f"c{i:03d}" + "x" * 100_000 for i in range(170)]
     data = (",".join(names) + "\n" + ",".join(["1"] * len(names)) + "\n").encode()
     assert len(data) > LOOK
     from_disk, from_bytes = read_both_ways(data)
     assert same(from_disk, from_bytes)
-    assert [code for code, _ in from_disk[1]] == ["input.not-csv"]
+    assert [code for code, _ in from_disk[1]] == ["input.long-header"]
 
 
 @given(

@@ -50,6 +50,7 @@ def event_add(
     strict: bool = False,
     force: bool = False,
     reason: str | None = None,
+    formulas: str | None = None,
 ) -> Added:
     """Check a round's upload against the event (known players, the round's stored
     seating, the rounds before: the next round, not a copy of another) and store it as
@@ -59,7 +60,9 @@ def event_add(
     or playing a withdrawn player."""
     from duplicate.io.event import add_round
 
-    return add_round(folder, upload, round_number, replace, encoding, sheet, strict, force, reason)
+    return add_round(
+        folder, upload, round_number, replace, encoding, sheet, strict, force, reason, formulas
+    )
 
 
 def event_withdraw(folder: str | Path, round_number: int, reason: str) -> Path:
@@ -127,13 +130,14 @@ def event_adjustments(
     replace: bool = False,
     encoding: str | None = None,
     sheet: str | None = None,
+    formulas: str | None = None,
 ) -> Stored:
     """Store the arbiter's corrections in the event (each checked to name a result of
     it): every command on the folder then applies them, printed cards included. (The
     earlier name of event_adjust: refused when the event has some, unless `replace`.)"""
     from duplicate.io.event import store_adjustments
 
-    return store_adjustments(folder, adjustments, replace, encoding, sheet)
+    return store_adjustments(folder, adjustments, replace, encoding, sheet, formulas=formulas)
 
 
 @dataclass(frozen=True)

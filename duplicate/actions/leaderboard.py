@@ -16,6 +16,7 @@ def leaderboard(
     scheme: str | Scheme = "xiangqi",
     encoding: str | None = None,
     sheet: str | None = None,
+    formulas: str | None = None,
 ) -> Table:
     """Each player's points over their games (one row per player per game), by
     `scheme` (xiangqi, go, gomoku, guandan, shengji, doudizhu, or a TOML file with
@@ -31,7 +32,7 @@ def leaderboard(
 
     chosen = load_scheme(scheme) if isinstance(scheme, str) else scheme
     if isinstance(source, str) or hasattr(source, "__fspath__"):
-        table, _ = read_raw(str(source), encoding, sheet=sheet)
+        table, _ = read_raw(str(source), encoding, sheet=sheet, formulas=formulas)
         name = source_name(str(source))
         parts: tuple[Part, ...] = (Part("games", str(source), len(table)),)
     else:

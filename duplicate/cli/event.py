@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
 
 @event_app.command(name="init")
 @reports_errors
-@settings_options(*RULES, "source", skip=("adjustments", "encoding", "sheet"))
+@settings_options(*RULES, "source", skip=("adjustments", "encoding", "sheet", "formulas"))
 def init(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="The event folder to make.")],
     name: Annotated[str, typer.Option("--name", help="The event's title.")],

@@ -46,6 +46,10 @@ def leaderboard(
     import duplicate
 
     table = duplicate.leaderboard(
-        games, scheme, encoding=settings.get("encoding"), sheet=settings.get("sheet")
+        games,
+        scheme,
+        encoding=settings.get("encoding"),
+        sheet=settings.get("sheet"),
+        formulas=settings.get("formulas"),
     )
     emit(table, f"leaderboard {scheme}", settings)

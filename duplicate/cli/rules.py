@@ -16,7 +16,9 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@settings_options(*RULES, "source", skip=("adjustments", "players", "encoding", "sheet"))
+@settings_options(
+    *RULES, "source", skip=("adjustments", "players", "encoding", "sheet", "formulas")
+)
 def rules(*, settings: dict[str, Any]) -> None:
     """Print the rules the other commands would use with the same options, as TOML.
 

@@ -66,7 +66,7 @@ def csv_text(source: Source, encoding: str | None = None, data: bytes | None = N
             ]
         )
     lines = _lines_after_header(_count_byte(text, b"\n"), _count_byte(text, b"\r"), text[-1:])
-    return CsvText(source.name, _header(text), lines, lambda: pa.BufferReader(text))
+    return CsvText(source.name, _header(text, source.name), lines, lambda: pa.BufferReader(text))
 
 
 def read_csv(text: CsvText) -> pa.Table:
@@ -134,10 +134,12 @@ def _utf8_file(source: Source) -> CsvText | None:
     except OSError as exc:
         raise unreadable(source.name, exc) from None
     ends_in_first = b"\n" in first or b"\r" in first
-    if blank or not (ends_in_first or len(first) < LOOK_BYTES):
-        return None  # (a header longer than a block: read whole)
+    if blank:
+        return None
+    if not (ends_in_first or len(first) < LOOK_BYTES):
+        raise _long_header(source.name)
     lines = _lines_after_header(line_feeds, returns, last)
-    return CsvText(source.name, _header(first), lines, _opener(source.given, skip))
+    return CsvText(source.name, _header(first, source.name), lines, _opener(source.given, skip))
 
 
 def _lines_after_header(line_feeds: int, returns: int, last_byte: bytes) -> int:
@@ -171,12 +173,46 @@ def _opener(path: str, skip: int) -> Callable[[], pa.NativeFile]:
     return opened
 
 
-def _header(text: bytes) -> list[str]:
+def _header(text: bytes, source: str) -> list[str]:
     """The names in the first line (a line ends at LF, CRLF or a lone CR, as Arrow reads
-    it)."""
+    it); InvalidData if a name is longer than the csv module reads (128 KiB) or the
+    line longer than a block."""
     ends = [at for at in (text.find(b"\n"), text.find(b"\r")) if at >= 0]
-    first_line = text[: min(ends, default=len(text))].decode("utf-8")
-    return next(csv.reader([first_line]), [])
+    end = min(ends, default=len(text))
+    if end > LOOK_BYTES:
+        raise _long_header(source)
+    first_line = text[:end].decode("utf-8")
+    try:
+        return next(csv.reader([first_line]), [])
+    except csv.Error:
+        limit = csv.field_size_limit()
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"its header (the first line) has a name of more than {limit:,} characters",
+                    (1,),
+                    hint="the first line must be the header: short column names such as "
+                    "round, deal, seat, player, score",
+                    code="input.long-header",
+                )
+            ]
+        ) from None
+
+
+def _long_header(source: str) -> InvalidData:
+    return InvalidData(
+        [
+            Problem(
+                source,
+                f"its first line is longer than {LOOK_BYTES:,} bytes: it is not a header",
+                (1,),
+                hint="the first line must be the header: short column names such as "
+                "round, deal, seat, player, score",
+                code="input.long-header",
+            )
+        ]
+    )
 
 
 def decode(data: bytes, source: str, encoding: str | None) -> bytes:

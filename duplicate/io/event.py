@@ -36,7 +36,7 @@ from duplicate.io.event_folder import (
     unrecorded_seatings,
 )
 from duplicate.io.event_write import Change, changing
-from duplicate.io.read import read_raw, read_results, sha256_of, source_name
+from duplicate.io.read import read_raw, read_results, read_warnings, sha256_of, source_name
 from duplicate.io.source import resolve
 from duplicate.limits import MAX_LISTED
 from duplicate.model.columns import canonical_name, closest_match, header_map
@@ -117,6 +117,7 @@ def add_round(
     strict: bool = False,
     force: bool = False,
     reason: str | None = None,
+    formulas: str | None = None,
 ) -> Added:
     """Check an uploaded round against the event and store it as accepted.
 
@@ -129,7 +130,8 @@ def add_round(
         raise UsageError("{opt:force} needs {opt:reason}: the log says why", "event.no-reason")
     folder = Path(folder)
     source = resolve(upload)
-    raw, first_row = read_raw(source, encoding, sheet=sheet)
+    raw, first_row = read_raw(source, encoding, sheet=sheet, formulas=formulas)
+    read_warned = read_warnings(raw)
     name = source_name(source)
     # The upload read first; then the folder's lock held while it is checked against
     # the stored rounds and put in place with its log entry.
@@ -151,7 +153,7 @@ def add_round(
         refusable += _check_with_the_rest(folder, raw, target, name, rules)
         if refusable and not force:
             raise InvalidData(refusable)
-        warnings = entry_problems(results, game(event.game))
+        warnings = read_warned + entry_problems(results, game(event.game))
         if strict and warnings:
             raise InvalidData(warnings)
         refused = UsageError(
@@ -276,6 +278,7 @@ def store_adjustments(
     sheet: str | None = None,
     reason: str | None = None,
     add: bool = False,
+    formulas: str | None = None,
 ) -> Stored:
     """Check the arbiter's corrections against the event (each names a result of it)
     and store them as the event's: every command on the folder applies them.
@@ -287,7 +290,7 @@ def store_adjustments(
 
     folder = Path(folder)
     source = resolve(upload)
-    raw, first_row = read_raw(source, encoding, sheet=sheet)
+    raw, first_row = read_raw(source, encoding, sheet=sheet, formulas=formulas)
     name = source_name(source)
     parse_adjustments(raw, name, first_row)
     with changing(folder) as change:

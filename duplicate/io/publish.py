@@ -29,6 +29,7 @@ from duplicate.io.write import (
     encode,
     format_for,
     refuse_overwriting,
+    writes_straight,
 )
 from duplicate.rules import Rules
 from duplicate.scoring.score_table import ScoreBatches
@@ -113,20 +114,22 @@ def write_table(
     inputs = list(inputs)
     refuse_overwriting(path, inputs, "{opt:output}")
     chosen = format_for(path, fmt)
-    if chosen in TEXT_TABLES:
+    # Into a device, a FIFO or standard output's link, the table goes alone (as to '-').
+    sidecar_too = chosen in TEXT_TABLES and not writes_straight(path)
+    if sidecar_too:
         refuse_overwriting(rules_sidecar(path), inputs, f"the rules written beside {path},")
     with contextlib.ExitStack() as together:
         # Both files are written in full before either is put in place, the sidecar
         # first: a failure on either leaves neither.
-        temp = together.enter_context(atomic_path(path))
+        temp = together.enter_context(atomic_path(path, output=True))
         written = []
-        if chosen in TEXT_TABLES:
+        if sidecar_too:
             comments = "".join(
                 f"# {key}: {value}\n" for key, value in sorted((notes or {}).items())
             )
             rules_text = (comments + rules.to_toml()).encode("utf-8")
             sidecar = rules_sidecar(path)
-            together.enter_context(atomic_path(sidecar)).write_bytes(rules_text)
+            together.enter_context(atomic_path(sidecar, output=True)).write_bytes(rules_text)
             written.append(Written.of(str(sidecar), "toml", rules_text, None))
         if chosen == "parquet" and isinstance(table, ScoreBatches):
             meta = metadata(rules, notes)

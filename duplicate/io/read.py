@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,14 +49,17 @@ def read_raw(
     encoding: str | None = None,
     max_rows: int | None = MAX_ROWS,
     sheet: str | None = None,
+    formulas: str | None = None,
 ) -> tuple[pd.DataFrame, int]:
     """The table as stored, every CSV cell as text, and the row number of its first row.
 
     A directory is read as one dataset of Parquet files (say, partitioned by round); an
-    .xlsx workbook by its sheet `sheet` (default: the first), every cell as text.
+    .xlsx workbook by its sheet `sheet` (default: the first visible one), every cell as
+    text, its formula cells refused unless `formulas` is "cached" (their saved results
+    are then read, with a warning: see read_warnings).
     More than `max_rows` rows (None: no limit) is refused before the table is parsed.
     """
-    table, first_row = read_stored(path, encoding, max_rows, sheet)
+    table, first_row = read_stored(path, encoding, max_rows, sheet, formulas)
     return (table if not isinstance(table, pa.Table) else _to_pandas(table)), first_row
 
 
@@ -64,21 +68,35 @@ def read_stored(
     encoding: str | None = None,
     max_rows: int | None = MAX_ROWS,
     sheet: str | None = None,
+    formulas: str | None = None,
 ) -> tuple[pa.Table | pd.DataFrame, int]:
     """read_raw's table as Arrow reads it (CSV, Parquet); an .xlsx workbook's in pandas."""
-    return _read_source(resolve(path), encoding, max_rows, sheet)
+    return _read_source(resolve(path), encoding, max_rows, sheet, formulas)
+
+
+def read_warnings(table: pa.Table | pd.DataFrame) -> list[Problem]:
+    """What reading a table warned of (an .xlsx sheet's formulas read as saved)."""
+    if isinstance(table, pa.Table):
+        return []
+    from duplicate.io.spreadsheet import WARNINGS
+
+    return list(table.attrs.get(WARNINGS, []))
 
 
 def _read_source(
-    source: Source, encoding: str | None, max_rows: int | None, sheet: str | None
+    source: Source,
+    encoding: str | None,
+    max_rows: int | None,
+    sheet: str | None,
+    formulas: str | None = None,
 ) -> tuple[pa.Table | pd.DataFrame, int]:
     if source.kind == "xlsx":
         from duplicate.io.spreadsheet import read_xlsx
 
-        frame = read_xlsx(source.read_bytes(), source.name, sheet)
+        frame, first_row = read_xlsx(source.read_bytes(), source.name, sheet, formulas, max_rows)
         if max_rows is not None:
             _check_rows(source, len(frame), max_rows, "rows")
-        return frame, 2
+        return frame, first_row
     if source.kind == "csv":
         text = csv_text(source, encoding)
         if max_rows is not None:
@@ -130,21 +148,25 @@ def read_results(
     check_structure: bool = True,
     max_rows: int | None = MAX_ROWS,
     sheet: str | None = None,
+    formulas: str | None = None,
 ) -> Results:
     """Read and validate a results file; raise InvalidData listing every problem.
 
     With `check_structure` False, seating and duplication are left to check_results.
-    `sheet` names the sheet of an .xlsx workbook (default: the first).
+    `sheet` names the sheet of an .xlsx workbook (default: the first visible one);
+    `formulas` "cached" reads its formula cells' saved results (else they are refused).
     """
     source = resolve(path)
-    table, first_row = _read_source(source, encoding, max_rows, sheet)
+    table, first_row = _read_source(source, encoding, max_rows, sheet, formulas)
+    warnings = read_warnings(table)
     # The table read is ours: each column goes once it is parsed (consume), held by
     # nothing else.
     columns = raw_columns(table)
     del table
-    return parse_results(
+    results = parse_results(
         columns, source.name, first_row, deal_scope, check_structure=check_structure, consume=True
     )
+    return replace(results, read_warnings=tuple(warnings)) if warnings else results
 
 
 def read_player_details(path: str | Path | Source, encoding: str | None = None) -> pd.DataFrame:
@@ -183,11 +205,24 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
 
     source = resolve(path)
     if source.kind == "xlsx":
-        return read_xlsx(source.read_bytes(), source.name)
+        return read_xlsx(source.read_bytes(), source.name)[0]
     if source.kind != "csv":
         return _to_pandas(_read_parquet(source))
     data = source.read_bytes()
-    if data.lstrip()[:1] == b"{":
+    start = data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1]
+    if start == b"[":
+        raise InvalidData(
+            [
+                Problem(
+                    source.name,
+                    "is a JSON list, not a table written by standings (JSON as standings "
+                    'writes it is an object: {"standings": [...]})',
+                    hint="give a file written by standings",
+                    code="published.no-standings",
+                )
+            ]
+        )
+    if start == b"{":
         try:
             # Decimals, so that published numbers compare exactly.
             document = json.loads(data, parse_float=Decimal)

@@ -1,10 +1,11 @@
 """Excel workbooks (.xlsx) in and out.
 
-In: python-calamine (Rust) reads a sheet, the first unless named; every cell becomes
-text as a CSV export would write it (a whole number without ".0", other numbers by
-their shortest decimal), so a workbook is validated like the CSV file it stands for.
-The archive's declared sizes are checked first: a small file cannot unpack into
-gigabytes.
+In: python-calamine (Rust) reads a sheet, the first visible one unless named; every
+cell becomes text as a CSV export would write it (a whole number without ".0", other
+numbers by their shortest decimal), so a workbook is validated like the CSV file it
+stands for. The workbook is looked through first (io/xlsx_scan.py), so that no file can
+make calamine allocate beyond its bounds; a formula, a repeated header or a control
+character is refused rather than guessed at.
 
 Out: xlsxwriter writes typed cells (numbers as numbers, decimals shown with their
 places, text as text: never run as a formula), a bold frozen header, column widths from
@@ -15,14 +16,12 @@ from __future__ import annotations
 
 import datetime
 import io
-import zipfile
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.errors import InvalidData, Problem, UsageError
-from duplicate.limits import MAX_WORKBOOK_BYTES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,39 +29,45 @@ if TYPE_CHECKING:
 EXCEL_ROWS = 1_048_576
 
 
-def read_xlsx(data: bytes, source: str, sheet: str | None = None) -> pd.DataFrame:
-    """A sheet of a workbook as a table of text, its first row the header."""
-    import pandas as pd
-    from python_calamine import CalamineError, CalamineWorkbook, WorksheetNotFound
+# Characters no cell of results holds: C0 controls but tab, line feed and carriage
+# return, and DEL (an `_x0000_` escape puts a NUL in a cell).
+_CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"
+# Where read_xlsx leaves the warnings of a read (DataFrame.attrs).
+WARNINGS = "duplicate.warnings"
 
-    _check_unpacked_size(data, source)
+
+def read_xlsx(
+    data: bytes,
+    source: str,
+    sheet: str | None = None,
+    formulas: str | None = None,
+    max_rows: int | None = None,
+) -> tuple[pd.DataFrame, int]:
+    """A sheet of a workbook as a table of text, its first row the header, and the row
+    number its first row below the header has in the sheet.
+
+    The sheet named (a hidden one only so), else the first visible one. The workbook is
+    looked through first (duplicate.io.xlsx_scan): its size, the sheet's extent and rows
+    (more than `max_rows` below the header refused), its formulas. A formula cell is
+    refused unless `formulas` is "cached": its saved result is then read, with a warning
+    (in the table's attrs[WARNINGS]) naming the cells.
+    """
+    import pandas as pd
+    from python_calamine import CalamineWorkbook
+
+    from duplicate.io.xlsx_scan import look_through, not_xlsx
+
+    looked = look_through(data, source, sheet, max_rows)
+    warnings = _formula_problems(looked, source, formulas)
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
-        names = list(workbook.sheet_names)
-        chosen = workbook.get_sheet_by_name(sheet) if sheet else workbook.get_sheet_by_index(0)
+        chosen = workbook.get_sheet_by_name(looked.sheet)
+        start = chosen.start
         rows = chosen.to_python()
-    except WorksheetNotFound:
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    f"has no sheet named {sheet!r}",
-                    hint=f"its sheets: {', '.join(names)}; give one ({{opt:sheet}})",
-                    code="input.no-sheet",
-                )
-            ]
-        ) from None
-    except (CalamineError, IndexError, ValueError) as exc:
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    f"is not a readable .xlsx workbook: {exc}",
-                    hint="save it again",
-                    code="input.not-xlsx",
-                )
-            ]
-        ) from None
+    except (KeyboardInterrupt, SystemExit, MemoryError):
+        raise
+    except BaseException as exc:  # calamine's errors, and a Rust panic (not an Exception)
+        raise not_xlsx(source, str(exc)) from None
     if not rows or not any(str(cell).strip() for cell in rows[0]):
         raise InvalidData(
             [
@@ -71,12 +76,113 @@ def read_xlsx(data: bytes, source: str, sheet: str | None = None) -> pd.DataFram
                 )
             ]
         )
+    # Row numbers as the sheet shows them: blank rows above the header count.
+    header_row = (start[0] if start else 0) + 1
     header = [_cell_text(cell) for cell in rows[0]]
+    _refuse_repeated(header, source, header_row)
     width = len(header)
     body = pd.DataFrame([row[:width] for row in rows[1:]], columns=range(width), dtype=object)
-    return pd.DataFrame(
+    del rows
+    frame = pd.DataFrame(
         {name: body[i].map(_cell_text).astype("str") for i, name in enumerate(header)}
     )
+    _refuse_controls(frame, header, source, header_row)
+    frame.attrs[WARNINGS] = warnings
+    return frame, header_row + 1
+
+
+def _formula_problems(looked: Any, source: str, formulas: str | None) -> list[Problem]:
+    """A formula cell refused, or with `formulas` "cached", a warning naming them."""
+    if not looked.formula_count:
+        return []
+    named = ", ".join(looked.formulas)
+    more = looked.formula_count - len(looked.formulas)
+    cells = named + (f" and {more:,} more" if more > 0 else "")
+    plural = "s" if looked.formula_count > 1 else ""
+    if formulas == "cached":
+        return [
+            Problem(
+                source,
+                f"read the saved result of {looked.formula_count:,} formula cell{plural} "
+                f"of sheet {looked.sheet!r}: {cells}",
+                hint="a result saved by a program that did not recalculate may be stale; "
+                "check them",
+                code="input.formula-cached",
+            )
+        ]
+    raise InvalidData(
+        [
+            Problem(
+                source,
+                f"sheet {looked.sheet!r} holds {looked.formula_count:,} formula "
+                f"cell{plural}: {cells}",
+                hint="paste them as values, or read their saved results ({opt:formulas=cached})",
+                code="input.formula",
+            )
+        ]
+    )
+
+
+def _refuse_repeated(header: list[str], source: str, header_row: int) -> None:
+    """A name heading two columns (a table built from a dict would keep the later)."""
+    from duplicate.io.xlsx_scan import column_letters
+
+    seen: dict[str, int] = {}
+    problems = []
+    for at, name in enumerate(header):
+        if not name.strip():
+            continue
+        if name in seen:
+            problems.append(
+                Problem(
+                    source,
+                    f"columns {column_letters(seen[name])} and {column_letters(at)} are "
+                    f"both headed {name!r}",
+                    (header_row,),
+                    hint="keep one of them",
+                    code="column.repeated",
+                )
+            )
+        else:
+            seen[name] = at
+    if problems:
+        raise InvalidData(problems)
+
+
+def _refuse_controls(frame: pd.DataFrame, header: list[str], source: str, header_row: int) -> None:
+    """Cells holding a control character (an `_x0000_` escape gives a NUL): an id that
+    looks like another, or text no program shows alike."""
+    import re
+
+    problems = []
+    bad_names = [name for name in header if re.search(_CONTROL, name)]
+    if bad_names:
+        problems.append(
+            Problem(
+                source,
+                f"a header holds a control character: {bad_names[0]!r}",
+                (header_row,),
+                hint="retype it",
+                code="input.control-character",
+            )
+        )
+    for name in frame.columns:
+        found = frame[name].str.contains(_CONTROL, regex=True).to_numpy(dtype=bool)
+        if found.any():
+            rows = tuple(int(i) + header_row + 1 for i in found.nonzero()[0][:10])
+            problems.append(
+                Problem(
+                    source,
+                    f"{int(found.sum()):,} cell(s) hold a control character (such as NUL, "
+                    "written _x0000_ in the file)",
+                    rows,
+                    column=str(name),
+                    hint="retype them",
+                    code="input.control-character",
+                )
+            )
+    if problems:
+        raise InvalidData(problems)
 
 
 def _cell_text(cell: object) -> str:
@@ -92,35 +198,6 @@ def _cell_text(cell: object) -> str:
     if hasattr(cell, "isoformat"):
         return str(cell.isoformat())
     return str(cell)
-
-
-def _check_unpacked_size(data: bytes, source: str) -> None:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except zipfile.BadZipFile:
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    "is not a readable .xlsx workbook",
-                    hint="save it again",
-                    code="input.not-xlsx",
-                )
-            ]
-        ) from None
-    if unpacked > MAX_WORKBOOK_BYTES:
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    f"unpacks into {unpacked:,} bytes; a workbook is read up to "
-                    f"{MAX_WORKBOOK_BYTES:,}",
-                    hint="give the results as CSV or Parquet",
-                    code="input.too-large",
-                )
-            ]
-        )
 
 
 WORKBOOK_CREATED = datetime.datetime(2000, 1, 1)

@@ -7,6 +7,7 @@ import io
 import os
 import secrets
 import shutil
+import stat
 import tempfile
 import tomllib
 from collections.abc import Callable, Iterable, Iterator
@@ -42,12 +43,15 @@ _NEEDS_QUOTES = r'[",\r\n]'
 
 
 def format_for(path: str | None, given: str | None) -> str:
-    """The output format: as given, else from the file suffix, else CSV."""
+    """The output format: as given, else from the file suffix; CSV for standard output
+    and what stands for it (a device, a FIFO, /dev/stdout)."""
     if given is not None:
         return given
     if path is None or path == "-":
         return "csv"
     suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES and writes_straight(path):
+        return "csv"  # /dev/stdout, a FIFO: as standard output
     if suffix not in SUFFIXES:
         raise UsageError(
             f"cannot tell the format of {path!r} from its suffix; "
@@ -200,24 +204,55 @@ def refuse_overwriting(
 
 
 def write_atomic(path: str | Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename: never a partial file."""
-    with atomic_path(path) as temp:
+    """Write an output to a temporary file beside `path`, then rename: never a partial
+    file (see atomic_path for what is not a regular file)."""
+    with atomic_path(path, output=True) as temp:
         temp.write_bytes(data)
 
 
+def writes_straight(path: str | Path) -> bool:
+    """Whether an output at `path` is written straight into rather than replaced: a
+    device (/dev/null), a FIFO, a socket, or a descriptor's link (/dev/stdout is a link
+    to /proc/self/fd/1): renaming a file over it would put a regular file in its place."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        return True
+    # A descriptor's link may lead to a regular file (standard output sent to one):
+    # that file is the shell's, written into, never replaced.
+    at = os.path.abspath(path)
+    for _ in range(40):
+        if at.startswith(("/proc/", "/dev/fd/")) or at in ("/dev/stdout", "/dev/stderr"):
+            return True
+        if not os.path.islink(at):
+            return False
+        at = os.path.abspath(os.path.join(os.path.dirname(at), os.readlink(at)))
+    return False
+
+
 @contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
+def atomic_path(path: str | Path, output: bool = False) -> Iterator[Path]:
     """A temporary file beside `path`, renamed to `path` when the block succeeds.
 
     If the block fails, the temporary file is removed and `path` is left as it was.
+    An `output` is never put in place of a link or of what is not a regular file: a
+    link to a file has the file it leads to replaced (the link stays), and a device, a
+    FIFO or a descriptor's link (writes_straight) has the finished file's bytes written
+    into it, appended (a file behind /dev/stdout may hold the shell's earlier output).
     """
     target = Path(path)
+    straight = output and writes_straight(target)
+    if output and not straight and target.is_symlink():
+        target = Path(os.path.realpath(target))
     try:
-        temp = _new_temporary(target)
+        temp = _new_temporary(target, Path(tempfile.gettempdir()) if straight else None)
     except OSError as exc:
         raise InputOutputError(
             f"{path}: cannot write: {exc.strerror or exc}", "io.unwritable"
         ) from None
+    put = _pour if straight else _put
     # Everything after the file exists is inside the try: an interrupt at any point
     # (Ctrl-C, SIGTERM) removes it.
     pending = _TOGETHER[-1] if _TOGETHER else None
@@ -225,9 +260,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         yield temp
         if pending is not None:
             # Put in place with the others when they are all written (see together).
-            pending.add(target, temp, lambda: _put(temp, target), lambda: _drop(temp))
+            pending.add(Path(path), temp, lambda: put(temp, target), lambda: _drop(temp))
             return
-        os.replace(temp, target)
+        put(temp, target)
     except BaseException as exc:
         _drop(temp)
         if isinstance(exc, OSError):
@@ -238,6 +273,17 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     finally:
         if pending is None:
             _UNFINISHED.discard(temp)
+
+
+def _pour(temp: Path, target: Path) -> None:
+    """The finished file's bytes written into `target` (not a regular file), then the
+    file removed."""
+    try:
+        descriptor = os.open(target, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+        with open(descriptor, "wb", closefd=True) as sink, open(temp, "rb") as written:
+            shutil.copyfileobj(written, sink)
+    finally:
+        _drop(temp)
 
 
 def _put(temp: Path, target: Path) -> None:
@@ -313,9 +359,9 @@ def staged(path: str | Path) -> Path:
 _UNFINISHED: set[Path] = set()
 
 
-def _new_temporary(target: Path) -> Path:
-    """A new empty file beside `target`, with the permissions the user's umask gives an
-    output.
+def _new_temporary(target: Path, folder: Path | None = None) -> Path:
+    """A new empty file beside `target` (or in `folder`), with the permissions the
+    user's umask gives an output.
 
     Its path is in _UNFINISHED before the file exists: an interrupt landing between
     the file's creation and the caller's try (as one could after tempfile.mkstemp
@@ -323,7 +369,7 @@ def _new_temporary(target: Path) -> Path:
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        temp = target.parent / f".{target.name}.{secrets.token_hex(8)}.tmp"
+        temp = (folder or target.parent) / f".{target.name}.{secrets.token_hex(8)}.tmp"
         _UNFINISHED.add(temp)
         try:
             os.close(os.open(temp, flags, 0o666))  # the system applies the umask

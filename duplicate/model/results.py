@@ -66,6 +66,8 @@ class Results:
     blank_row_numbers: tuple[int, ...] = ()
     # Headers that name no column (misspelled, or the scorer's own): a warning's matter.
     unused_columns: tuple[str, ...] = ()
+    # What reading the file warned of (an .xlsx sheet's formulas read as saved).
+    read_warnings: tuple[Problem, ...] = ()
     # Not init fields: dataclasses.replace(results, columns=...) must start a fresh cache.
     _codes: dict[str, tuple[CodeArray, int]] = field(
         default_factory=dict, init=False, compare=False, repr=False

@@ -1,13 +1,15 @@
 """A scorer's day, as a script runs it: init the event, draw round 1, seat and upload
 four rounds (CSV, .xlsx, standard input), a typo caught by --strict, a correction
 with --replace, the arbiter's adjustment, a late entry and a withdrawal, then the
-report and the printed cards; the log tells the day."""
+report and the printed cards; the log tells the day. Then the folder is tampered with
+in five ways, and every command notices."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -129,7 +131,8 @@ def test_a_scorers_day(tmp_path: Path) -> None:
     ok("event", "add", event, tmp_path / "round4.csv", "--strict")
 
     # The standings: every round, the penalty, the late entry named, the withdrawn kept.
-    standings = pd.read_csv(io.StringIO(ok("standings", event, "-o", "-")), dtype=str)
+    ok("standings", event, "-o", tmp_path / "standings.csv")
+    standings = pd.read_csv(tmp_path / "standings.csv", dtype=str)
     assert set(standings["player"]) == set(PLAYERS) | {"P17"}
     p17 = standings.set_index("player").loc["P17"]
     assert (p17["name"], p17["penalty"]) == ("新手", "50.00")
@@ -154,6 +157,70 @@ def test_a_scorers_day(tmp_path: Path) -> None:
     changes = [e["action"] for e in log if e["action"] not in ("report", "print table-cards")]
     assert changes == [
         "init", "seating", "seating", "add", "seating", "add", "replace", "player-add",
-        "player-withdraw", "seating", "add", "adjust", "seating", "add", "seating",
-        "print score-cards",
+        "player-withdraw", "seating", "add", "adjust", "seating", "add", "standings",
+        "seating", "print score-cards",
     ]  # fmt: skip
+
+    # The day's folder then tampered with in five ways: every command stops with the
+    # code that says what changed, and writes nothing.
+    for tamper, expected in TAMPERINGS.items():
+        folder = tmp_path / f"tampered-{tamper.__name__}"
+        shutil.copytree(event, folder)
+        tamper(folder)
+        out = tmp_path / f"out-{tamper.__name__}"
+        commands = [
+            ("standings", folder),
+            ("score", folder, "-o", out.with_suffix(".csv")),
+            ("seat", folder, "-o", "-"),
+            ("report", folder, "-o", out),
+            ("print", folder, "--what", "score-cards", "-o", out.with_suffix(".pdf")),
+            ("explain", "P01", folder),
+            ("verify", folder, tmp_path / "standings.csv"),
+            ("event", "add", folder, tmp_path / "round4.csv", "--replace"),
+            ("event", "adjust", folder, adjustments, "--reason", "again"),
+        ]
+        log = (folder / "log.jsonl").read_bytes()
+        for args in commands:
+            code, _, err = run(*args)
+            assert code == 1, (tamper.__name__, args, err)
+            assert f"error[{expected}]" in err, (tamper.__name__, args, err)
+        assert not list(tmp_path.glob(f"out-{tamper.__name__}*"))
+        assert (folder / "log.jsonl").read_bytes() == log
+
+
+def round_swapped(folder: Path) -> None:
+    shutil.copyfile(
+        folder / "rounds" / "round-0001.parquet", folder / "rounds" / "round-0002.parquet"
+    )
+
+
+def round_deleted(folder: Path) -> None:
+    (folder / "rounds" / "round-0003.parquet").unlink()
+
+
+def players_edited(folder: Path) -> None:
+    with open(folder / "players.csv", "a", encoding="utf-8") as players:
+        players.write("P99,\n")
+
+
+def log_line_edited(folder: Path) -> None:
+    path = folder / "log.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    first_add = next(i for i, line in enumerate(lines) if json.loads(line)["action"] == "add")
+    lines[first_add] = lines[first_add].replace('"add"', '"added"', 1)
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def round_put_in(folder: Path) -> None:
+    shutil.copyfile(
+        folder / "rounds" / "round-0001.parquet", folder / "rounds" / "round-0009.parquet"
+    )
+
+
+TAMPERINGS = {
+    round_swapped: "event.file-changed",
+    round_deleted: "event.file-missing",
+    players_edited: "event.file-changed",
+    log_line_edited: "event.log-edited",
+    round_put_in: "event.file-unlogged",
+}

@@ -887,6 +887,16 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind("option.bad-value", "A setting's value cannot be used.", "See the message."),
     Kind(
+        "option.missing",
+        "A command was given without an argument or option it needs.",
+        "Give it; `duplicate COMMAND -h` lists them.",
+    ),
+    Kind(
+        "command.unknown",
+        "No command of that name (a misspelling?).",
+        "Use one of the commands `duplicate -h` lists.",
+    ),
+    Kind(
         "option.conflict",
         "Two options do not go together.",
         "Give one of them.",
@@ -1009,6 +1019,7 @@ FAMILIES = {
     "manifest": "Audits",
     "rules": "Rules and options",
     "option": "Rules and options",
+    "command": "Rules and options",
     "dask": "Rules and options",
     "usage": "Rules and options",
     "output": "Output",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import importlib
+import sys
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
@@ -11,7 +13,7 @@ import typer.main
 from typer.core import TyperGroup
 
 from duplicate import __version__
-from duplicate.cli.common import set_debug, set_max_rows, whole_option
+from duplicate.cli.common import BadNumber, set_debug, set_max_rows, whole_option
 from duplicate.limits import MAX_ROWS
 from duplicate.options import setting
 
@@ -45,6 +47,80 @@ class Commands(TyperGroup):
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         return command(cmd_name) if cmd_name in COMMANDS else None
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """As click runs a command, but an option the parser refuses is said with its
+        code, as every other problem is (`error[option.bad-choice]: ...`)."""
+        given = {
+            "args": args,
+            "prog_name": prog_name,
+            "complete_var": complete_var,
+            "windows_expand_args": windows_expand_args,
+            **extra,
+        }
+        if not standalone_mode:
+            return super().main(standalone_mode=False, **given)
+        errors = _click("exceptions")
+        try:
+            done = super().main(standalone_mode=False, **given)
+        except errors.UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                exc.show()  # the help, as asked for by giving nothing
+            else:
+                _show_usage_error(exc)
+            sys.exit(exc.exit_code)
+        except errors.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            print("Aborted!", file=sys.stderr)
+            sys.exit(1)
+        sys.exit(done if isinstance(done, int) else 0)
+
+
+def _click(part: str) -> Any:
+    """A module of the click typer runs on (a copy of its own in later releases)."""
+    package = TyperGroup.__mro__[1].__module__.rsplit(".", 1)[0]
+    return importlib.import_module(f"{package}.{part}")
+
+
+def _show_usage_error(exc: Any) -> None:
+    """Click's message for an option or command it refuses, with the problem's code."""
+    context = exc.ctx
+    if context is not None:
+        print(context.get_usage(), file=sys.stderr)
+        help_option = (context.help_option_names or ["--help"])[0]
+        print(f"Try '{context.command_path} {help_option}' for help.\n", file=sys.stderr)
+    print(f"error[{_usage_code(exc)}]: {exc.format_message()}", file=sys.stderr)
+
+
+def _usage_code(exc: Any) -> str:
+    errors, types = _click("exceptions"), _click("types")
+    code = getattr(exc, "code", None)
+    if isinstance(code, str):
+        return code
+    if isinstance(exc, errors.NoSuchOption):
+        return "option.unknown"
+    if isinstance(exc, errors.MissingParameter):
+        return "option.missing"
+    if isinstance(exc, errors.BadParameter):
+        kind = getattr(exc.param, "type", None)
+        if hasattr(kind, "choices"):
+            return "option.bad-choice"
+        if isinstance(kind, (types.IntParamType, types.FloatParamType)):
+            return "option.bad-number"
+        return "option.bad-value"
+    if "No such command" in exc.format_message():
+        return "command.unknown"
+    return "option.bad-value"
 
 
 @functools.cache
@@ -108,5 +184,5 @@ def root(
     """Score duplicate card-game events: matchpoints, rank points, standings."""
     set_debug(debug)
     if max_rows < 0:
-        raise typer.BadParameter(f"{max_rows} is below 0", param_hint="--max-rows")
+        raise BadNumber(f"{max_rows} is below 0", param_hint="--max-rows")
     set_max_rows(max_rows)

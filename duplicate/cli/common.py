@@ -79,6 +79,12 @@ def command_line() -> list[str]:
     return list(words)
 
 
+class BadNumber(typer.BadParameter):
+    """A number option the number grammar refuses (said with its code)."""
+
+    code = "option.bad-number"
+
+
 def whole_number(value: object) -> int:
     """A whole-number option as the number grammar reads it: ASCII digits and a sign,
     so full-width digits and `--seed 1_000` are refused as a score would be."""
@@ -88,7 +94,7 @@ def whole_number(value: object) -> int:
     try:
         return parse_whole(str(value), "")
     except UsageError:
-        raise typer.BadParameter(f"{value!r} is not a whole number such as 4") from None
+        raise BadNumber(f"{value!r} is not a whole number such as 4") from None
 
 
 def whole_option(*flags: str, help: str, metavar: str = "N") -> Any:

@@ -55,6 +55,12 @@ KINDS: tuple[Kind, ...] = (
         "Give every row as many fields as the header.",
     ),
     Kind(
+        "input.long-line",
+        "Standard input holds a line longer than 16 MiB: not a results table (or no line "
+        "end at all); it is refused as it is read.",
+        "Give results as CSV, one row a line.",
+    ),
+    Kind(
         "input.long-header",
         "The first line, read as the header, has a name longer than 128 KiB or is longer "
         "than 16 MiB: it is not a header (data, or not text at all).",

@@ -166,3 +166,31 @@ _, status, usage = os.wait4(process.pid, 0)
 process.returncode = os.waitstatus_to_exitcode(status)
 print(process.returncode, usage.ru_maxrss)
 """
+
+
+def _fed(args: list[str], feed: str) -> subprocess.CompletedProcess[bytes]:
+    """The program reading standard input from a shell pipeline that never ends by itself
+    (the reader must stop it), within a memory cap where the system has one."""
+    command = f"{feed} | {sys.executable} -m duplicate {' '.join(args)}"
+    return subprocess.run(
+        ["bash", "-c", f"ulimit -v 3000000 2>/dev/null; {command}"],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell pipeline")
+def test_standard_input_with_no_line_end_is_refused_as_it_is_read() -> None:
+    done = _fed(["standings", "-"], "cat /dev/zero")
+    assert done.returncode == 1, done.stderr
+    assert b"error[input.long-line]: <stdin>" in done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell pipeline")
+def test_standard_input_past_the_row_limit_is_refused_as_it_is_read() -> None:
+    done = _fed(["--max-rows", "1000", "score", "-"], "yes 1,1,0,P1,5")
+    assert done.returncode == 1, done.stderr
+    assert b"error[input.too-many-rows]: <stdin>" in done.stderr
+    assert b"Traceback" not in done.stderr

@@ -133,7 +133,8 @@ def load(
         found: Any = source
         reading: AbstractContextManager[None] = nullcontext()
     else:
-        found = resolve(source)  # its kind found once, for the tuning and the read
+        # Its kind found once, for the tuning and the read.
+        found = resolve(source, max_rows=max_rows())
         reading = process.reading(found.kind)
     with reading, working(f"reading {source}"):
         event = load_event(found, kind=kind, max_rows=max_rows(), **given, **extra)

@@ -8,7 +8,7 @@ import hashlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 from duplicate.errors import InputOutputError
 
@@ -71,8 +71,12 @@ class Source:
 _stdin: list[tuple[object, Source]] = []
 
 
-def resolve(given: str | Path | Source) -> Source:
-    """The source named by `given` ('-' for standard input), its kind found once."""
+def resolve(given: str | Path | Source, max_rows: int | None = None) -> Source:
+    """The source named by `given` ('-' for standard input), its kind found once.
+
+    Standard input is read whole, but as text it is refused as soon as it is known to be
+    too long: a line over MAX_LINE_BYTES, or more lines than `max_rows` rows and a
+    header take."""
     if isinstance(given, Source):
         return given
     text = str(given)
@@ -84,7 +88,7 @@ def resolve(given: str | Path | Source) -> Source:
             )
         if not _stdin or _stdin[0][0] is not stream:
             try:
-                data = stream.buffer.read()
+                data = _read_bounded(stream.buffer, max_rows)
             except (OSError, ValueError) as exc:
                 raise InputOutputError(f"<stdin>: cannot read: {exc}", "io.stdin") from None
             _stdin[:] = [(stream, Source(STDIN, _kind(data), data))]
@@ -135,6 +139,48 @@ def read_at_most(given: str | Path | Source, limit: int) -> tuple[Source, bytes]
     except OSError as exc:
         raise unreadable(text, exc) from None
     return Source(text, _kind(data)), data
+
+
+def _read_bounded(stream: BinaryIO, max_rows: int | None) -> bytes:
+    """A stream read to its end in blocks; text refused (InvalidData) as soon as a line
+    is longer than MAX_LINE_BYTES or the lines are more than `max_rows` and a header."""
+    from duplicate.limits import MAX_LINE_BYTES
+
+    blocks: list[bytes] = []
+    feeds = returns = line = 0
+    text: bool | None = None
+    while block := stream.read(1 << 22):
+        blocks.append(block)
+        if text is None:
+            text = _kind(block) == "csv"
+        if not text:
+            continue
+        # Lines end in LF, CRLF or a lone CR (as the CSV reader counts them).
+        feeds, returns = feeds + block.count(b"\n"), returns + block.count(b"\r")
+        lines = max(feeds, returns)
+        end = max(block.rfind(b"\n"), block.rfind(b"\r"))
+        line = len(block) - end - 1 if end >= 0 else line + len(block)
+        if line > MAX_LINE_BYTES:
+            raise _too_long(
+                f"holds a line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB (no line end): "
+                "it is not a results table",
+                "give results as CSV, one row a line",
+                "input.long-line",
+            )
+        if max_rows is not None and lines > max_rows + 1:
+            raise _too_long(
+                f"has more than {max_rows:,} rows, more than are read at once (reading "
+                "stopped there)",
+                "allow more ({opt:max_rows}) if the machine has the memory (about 200 bytes a row)",
+                "input.too-many-rows",
+            )
+    return b"".join(blocks)
+
+
+def _too_long(message: str, hint: str, code: str) -> Exception:
+    from duplicate.errors import InvalidData, Problem
+
+    return InvalidData([Problem("<stdin>", message, hint=hint, code=code)])
 
 
 def _kind(start: bytes) -> Kind:

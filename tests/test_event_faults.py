@@ -29,6 +29,10 @@ import duplicate
 from duplicate.cli import app
 from tests.conftest import ROOT
 
+# Processes killed and faults injected at every step: seconds each, and the same on
+# every version of the libraries (the minimum-versions run leaves them out).
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 EVENT = ROOT / "sample_data" / "big2_event.csv"
 EXPLORING = "DUPLICATE_FUZZ_EXAMPLES" in os.environ
@@ -279,6 +283,7 @@ def test_two_adds_of_one_round_at_once_one_is_refused(tmp_path: Path) -> None:
 
 HOLD = """
 import fcntl, os, sys, time
+
 fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
 fcntl.flock(fd, fcntl.LOCK_EX)
 print("held", flush=True)

@@ -25,6 +25,10 @@ from tests.conftest import ROOT
 from tests.test_fuzz import ALLOWED_EXITS, NASTY_CELLS
 from tests.test_fuzz import fuzz as fuzz_settings
 
+# Processes killed and faults injected at every step: seconds each, and the same on
+# every version of the libraries (the minimum-versions run leaves them out).
+pytestmark = pytest.mark.slow
+
 # Each example copies a folder and runs several commands: fewer in `make test`.
 fuzz = settings(fuzz_settings, max_examples=int(os.environ.get("DUPLICATE_FUZZ_EXAMPLES", "8")))
 

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+import duplicate
 from duplicate.cli import app
 from tests.conftest import SAMPLE
 
@@ -100,7 +101,7 @@ def test_json_numbers_print_exactly(tmp_path: Path) -> None:
     assert all(len(n.split(".")[1]) <= 2 for n in numbers if "." in n)
 
 
-def test_an_extra_player_and_a_missing_column(tmp_path: Path) -> None:
+def test_an_extra_player_and_a_column_not_shown(tmp_path: Path) -> None:
     path = publish(tmp_path, "csv")
     lines = path.read_text().splitlines()
     lines.append(",49,GHOST,0.00,0.00,1,0.00,,1,1.00,total,false")
@@ -120,15 +121,30 @@ def test_an_extra_player_and_a_missing_column(tmp_path: Path) -> None:
         columns="deals"
     )
     frame.to_csv(path, index=False)
-    code, found = differences(path)
-    assert found.to_dict("records") == [
-        {
-            "section": "",
-            "player": "",
-            "field": "deals",
-            "published": "(no such column)",
-            "recomputed": "(column)",
-        }
+    result = runner.invoke(app, ["verify", RESULTS, str(path)])
+    # A column the published file does not show is not compared, and said so.
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert f"not compared (not in {path}): deals\n" in result.stderr
+
+
+def test_a_published_file_of_place_player_and_total_is_checked_on_those(
+    tmp_path: Path,
+) -> None:
+    full = pd.read_csv(publish(tmp_path, "csv"), dtype=str, keep_default_na=False)
+    path = tmp_path / "published.csv"
+    full[["place", "player", "total"]].to_csv(path, index=False)
+    found = duplicate.verify(RESULTS, path)
+    assert found.agrees
+    assert "place" not in found.not_compared
+    assert {"penalty", "deals", "decided_by"} <= set(found.not_compared)
+    # A wrong total among the columns it has is still a difference.
+    changed = full[["place", "player", "total"]].copy()
+    changed.loc[0, "total"] = "1.00"
+    changed.to_csv(path, index=False)
+    code, rows = differences(path)
+    assert code == 1
+    assert rows[["player", "field", "published"]].to_dict("records") == [
+        {"player": full.loc[0, "player"], "field": "total", "published": "1.00"}
     ]
 
 

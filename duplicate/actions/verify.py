@@ -22,6 +22,8 @@ class Verification:
 
     differences: Table
     published: str
+    # The standings' columns the published file does not show: not compared.
+    not_compared: tuple[str, ...] = ()
 
     @property
     def agrees(self) -> bool:
@@ -38,7 +40,8 @@ def verify(
 ) -> Verification:
     """Every field in which `published` (a file as `standings` writes it: CSV, Parquet,
     .xlsx or JSON; or a DataFrame) differs from the standings recomputed from
-    `source`. Players are matched by id as written (007 is not 7), or by name when the
+    `source`. Only the columns the published file has are compared; `not_compared`
+    names the others. Players are matched by id as written (007 is not 7), or by name when the
     published file names them and the players file gives names.
 
         >>> import duplicate
@@ -49,7 +52,7 @@ def verify(
     from duplicate.event import Part
     from duplicate.io.read import read_published, source_name
     from duplicate.model.columns import compared
-    from duplicate.scoring.verify import differences, require_players
+    from duplicate.scoring.verify import differences, not_compared, require_players
 
     event = event_of(source, rules, adjustments=adjustments, encoding=encoding, **settings)
     if isinstance(published, str) or hasattr(published, "__fspath__"):
@@ -65,7 +68,7 @@ def verify(
         recomputed = recomputed.drop(columns="name", errors="ignore")
     found = differences(_by_id(table, event), recomputed)
     table_out = Table("differences", event.rules, with_names(found, event.players), event=event)
-    return Verification(table_out, name)
+    return Verification(table_out, name, tuple(not_compared(table, recomputed)))
 
 
 def _by_id(published: pd.DataFrame, event: Event) -> pd.DataFrame:

@@ -30,7 +30,9 @@ def verify(
     """Recompute the standings and compare them, field by field, with a published file.
 
     Exit 0 when they agree; exit 1 listing every difference (player, field, published,
-    recomputed) on standard output.
+    recomputed) on standard output. Only the columns the published file has are
+    compared (a file of place, player and total is checked on those); the others are
+    named on standard error.
 
     Example: duplicate verify results.csv published/standings.csv
     """
@@ -38,10 +40,15 @@ def verify(
 
     event = load(source, settings)
     found = duplicate.verify(event, published, encoding=settings.get("encoding"))
+    if found.not_compared:
+        stderr.print(
+            f"not compared (not in {found.published}): {', '.join(found.not_compared)}",
+        )
     if found.agrees:
         with publishing("verify", event.rules, event, settings):
             pass  # nothing to write but the manifest, when asked
-        stderr.print(f"{found.published} agrees with {event.source}: every field of every player")
+        fields = "every field it shows" if found.not_compared else "every field"
+        stderr.print(f"{found.published} agrees with {event.source}: {fields} of every player")
         return
     emit(found.differences, "verify", settings)
     count = len(found.differences)

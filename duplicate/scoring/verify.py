@@ -49,16 +49,16 @@ def canonical(column: pd.Series) -> pd.Series:
 def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFrame:
     """One row per field that differs: section, player, field, published, recomputed.
 
-    Players are matched by (section, player), their ids compared as written; a player
+    Only the columns the published table has are compared (not_compared names the
+    others). Players are matched by (section, player), their ids compared as written; a player
     published twice, missing or extra is a difference. Rows come by player, then field
     order; values are shown as written.
     """
     published = published.rename(columns=compared)
     if "section" not in published.columns:
         published = published.assign(section="")
-    columns = [str(c) for c in recomputed.columns]
-    missing = [c for c in columns if c not in published.columns]
-    fields = [c for c in columns if c not in KEYS and c not in missing]
+    missing = not_compared(published, recomputed)
+    fields = [str(c) for c in recomputed.columns if c not in KEYS and c not in missing]
 
     def comparable(frame: pd.DataFrame) -> pd.DataFrame:
         keys = {c: shown(frame[c]) for c in KEYS}
@@ -76,9 +76,6 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
     only_published = both[both["_merge"] == "left_only"]
     only_results = both[both["_merge"] == "right_only"]
     pieces = [
-        pd.DataFrame({"section": "", "player": "", "field": missing, "_order": -1}).assign(
-            published="(no such column)", recomputed="(column)"
-        ),
         counts[list(KEYS)].assign(
             field="player",
             published=counts["rows"].astype("str") + " rows",
@@ -109,6 +106,13 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
     found = pd.concat(pieces, ignore_index=True)
     found = found.sort_values([*KEYS, "_order"], kind="stable", ignore_index=True)
     return found[list(DIFFERENCE_COLUMNS)].astype("str")
+
+
+def not_compared(published: pd.DataFrame, recomputed: pd.DataFrame) -> list[str]:
+    """The standings' columns a published table does not have (a published file may
+    show only some: place, player, total); they are not compared."""
+    have = {compared(c) for c in published.columns} | {"section"}
+    return [str(c) for c in recomputed.columns if str(c) not in have]
 
 
 def require_players(published: pd.DataFrame, published_name: str) -> None:

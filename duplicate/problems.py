@@ -726,6 +726,11 @@ KINDS: tuple[Kind, ...] = (
         "A finalist plays more hands than the final has.",
         "Check the log, or give the final's number of hands.",
     ),
+    Kind(
+        "final.hands-short",
+        "Players have played fewer hands than the final has (a warning): they have no place yet.",
+        "Give the final's number of hands; a final under way shows its totals so far.",
+    ),
     Kind("final.no-hands", "A final of fewer than 1 hand.", "Give the hands every finalist plays."),
     Kind(
         "final.carried-twice",

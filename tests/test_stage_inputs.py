@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate.cli import app
 from duplicate.errors import InvalidData
+from tests.conftest import ROOT, line_of
+from tests.conftest import codes as every_code
 
 runner = CliRunner()
 FINAL = "hand,minute,table,seat,player,score\n1,1,1,0,F,-2\n1,1,1,1,B,4\n1,1,1,2,A,-2\n"
@@ -186,3 +188,17 @@ def test_a_time_finer_than_nanoseconds_is_refused(tmp_path: Path) -> None:
     code, _, err = run("final", log, "--hands", "1")
     assert code == 1
     assert set(codes(err)) == {"cell.not-a-time"}
+
+
+def test_a_final_of_more_hands_than_played_says_so(tmp_path: Path) -> None:
+    log = ROOT / "docs" / "examples" / "final_hands.csv"
+    result = CliRunner().invoke(app, ["final", str(log), "--hands", "5", "-o", "-"])
+    assert result.exit_code == 0
+    assert every_code(result.stderr) == ["final.hands-short"]
+    assert "at most 2" in line_of("final.hands-short", result.stderr)
+    # No place until every hand is played; the totals so far are shown.
+    assert set(pd.read_csv(io.StringIO(result.stdout))["place"].isna()) == {True}
+    table = duplicate.final(log, hands=5)
+    assert [w.code for w in table.event.warnings] == ["final.hands-short"]  # type: ignore[union-attr]
+    played = CliRunner().invoke(app, ["final", str(log), "--hands", "2", "-o", "-"])
+    assert every_code(played.stderr) == []

@@ -12,6 +12,7 @@ from duplicate.rules import Rules
 if TYPE_CHECKING:
     import pandas as pd
 
+    from duplicate.errors import Problem
     from duplicate.event import Event
 
 
@@ -81,12 +82,35 @@ def final(
         _registration(event),
         CARRIED if part is None else source_name(part.path),
     )
-    if part is not None:
-        from dataclasses import replace
+    from dataclasses import replace
 
+    if part is not None:
         event = replace(event, parts=(*event.parts, part))
+    short = _hands_short(table, hands, event.source)
+    if short is not None:
+        event = replace(event, warnings=(*event.warnings, short))
     notes = {"hands": str(hands)}
     return Table("standings", used, with_names(table, event.players), notes, event)
+
+
+def _hands_short(table: pd.DataFrame, hands: int, source: str) -> Problem | None:
+    """A warning when players have played fewer than the final's hands: they have no
+    place yet (a final under way, or a wrong number of hands)."""
+    played = table["hands"].dropna()
+    short = int((played < hands).sum())
+    if not short:
+        return None
+    from duplicate.errors import Problem
+
+    most = int(played.max()) if len(played) else 0
+    return Problem(
+        source,
+        f"the final is of {hands} hands, and {short} of {len(table)} players have played "
+        f"fewer (at most {most}): they have no place until they have played all {hands}",
+        hint="give the number of hands of the final ({opt:hands}); a final under way "
+        "shows its totals so far",
+        code="final.hands-short",
+    )
 
 
 def stage_payments(stage: StageTable, player: str) -> pd.DataFrame:

@@ -6,7 +6,15 @@ from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import emit, load, publishing, reports_errors, stderr, whole_option
+from duplicate.cli.common import (
+    emit,
+    load,
+    publishing,
+    reports_errors,
+    say_warnings,
+    stderr,
+    whole_option,
+)
 from duplicate.cli.report import Language, LanguageOpt
 from duplicate.cli.settings import settings_options
 from duplicate.options import settings as declared
@@ -132,6 +140,8 @@ def final(
         emit(shown, "final", _shown(settings))
         return
     table = duplicate.final(event, hand_count, carried, encoding=settings.get("encoding"))
+    if table.event is not None:
+        say_warnings([w for w in table.event.warnings if w not in event.warnings])
     emit(table, "final", settings)
 
 

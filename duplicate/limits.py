@@ -66,7 +66,7 @@ MAX_WORKBOOK_CELLS = 1_048_576 * 16
 # every cell naming it (a long string named by many cells would otherwise multiply).
 MAX_WORKBOOK_TEXT = 256 * 1024 * 1024
 
-# A line of text on standard input longer than this (16 MiB) is refused as it is read:
-# no results row is that long, and a stream with no line end (/dev/zero) is not read
-# to its end.
+# A line of text on standard input longer than this is refused as it is read: no
+# results row is that long, and a stream with no line end (/dev/zero) is not read to
+# its end.
 MAX_LINE_BYTES = 16 * 1024 * 1024

@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from duplicate.errors import InputOutputError, InvalidData, Problem, UsageError
+from duplicate.errors import InvalidData, Problem, UsageError
 from duplicate.event import EventInfo
 from duplicate.games.registry import game
 from duplicate.io.event_folder import (
@@ -37,7 +37,7 @@ from duplicate.io.event_folder import (
 )
 from duplicate.io.event_write import Change, changing
 from duplicate.io.read import read_raw, read_results, read_warnings, sha256_of, source_name
-from duplicate.io.source import resolve
+from duplicate.io.source import resolve, unwritable
 from duplicate.limits import MAX_LISTED
 from duplicate.model.columns import canonical_name, closest_match, header_map
 from duplicate.model.entry_checks import entry_problems
@@ -88,9 +88,7 @@ def init_event(
             with contextlib.suppress(OSError):
                 folder.rmdir()
         if isinstance(exc, OSError):
-            raise InputOutputError(
-                f"{folder}: cannot write: {exc.strerror or exc}", "io.unwritable"
-            ) from None
+            raise unwritable(folder, exc) from None
         raise
     return made
 

@@ -43,6 +43,7 @@ from duplicate.io.event_log import (
     integrity_problems,
     read_log,
 )
+from duplicate.io.source import unwritable
 
 # How long a command waits for another one's change to the folder (seconds).
 LOCK_WAIT_VARIABLE = "DUPLICATE_LOCK_WAIT"
@@ -77,7 +78,7 @@ def locked(folder: Path, required: bool = True) -> Iterator[bool]:
         if not required and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             yield False
             return
-        raise _unwritable(folder, exc) from None
+        raise unwritable(folder, exc) from None
     try:
         _acquire(fd, folder)
         _HELD[key] = 1
@@ -101,7 +102,7 @@ def _acquire(fd: int, folder: Path) -> None:
             return
         except OSError as exc:
             if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK, errno.EDEADLK):
-                raise _unwritable(folder, exc) from None
+                raise unwritable(folder, exc) from None
         if time.monotonic() >= deadline:
             raise InputOutputError(
                 f"{folder} is being changed by another command (it holds {folder / LOCK_FILE}); "
@@ -164,7 +165,7 @@ def recover(folder: Path) -> None:
                 ]
             ) from None
         except OSError as exc:
-            raise _unwritable(folder, exc) from None
+            raise unwritable(folder, exc) from None
     for path in found_files(folder).leftovers:
         with contextlib.suppress(OSError):
             path.unlink()
@@ -216,7 +217,7 @@ class Change:
             with contextlib.suppress(OSError):
                 temp.unlink()
             if isinstance(exc, OSError):
-                raise _unwritable(self.folder, exc) from None
+                raise unwritable(self.folder, exc) from None
             raise
         backup = _temporary(path, "old").name if path.exists() else None
         digest = hashlib.sha256(data).hexdigest()
@@ -301,7 +302,7 @@ class Change:
                         "event.half-done",
                     ) from None
             if isinstance(exc, OSError):
-                raise _unwritable(folder, exc) from None
+                raise unwritable(folder, exc) from None
             raise
         # The change is made: made durable, and what was set aside goes (a signal
         # delivered after it).
@@ -454,10 +455,6 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
     return type(exc).__name__
-
-
-def _unwritable(folder: Path, exc: OSError) -> InputOutputError:
-    return InputOutputError(f"{folder}: cannot write: {exc.strerror or exc}", "io.unwritable")
 
 
 @dataclass(frozen=True)

@@ -207,3 +207,8 @@ def unreadable(path: str, exc: OSError) -> InputOutputError:
     if isinstance(exc, IsADirectoryError):
         return InputOutputError(f"{path}: is a directory, not a results file", "io.is-directory")
     return InputOutputError(f"{path}: cannot read: {exc.strerror or exc}", "io.unreadable")
+
+
+def unwritable(path: object, exc: OSError) -> InputOutputError:
+    """The error for a file or folder that could not be written (exit 3)."""
+    return InputOutputError(f"{path}: cannot write: {exc.strerror or exc}", "io.unwritable")

@@ -20,9 +20,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from duplicate.errors import InputOutputError, UsageError
+from duplicate.errors import UsageError
 from duplicate.io.json_text import dumps
 from duplicate.io.parquet_write import parquet_bytes
+from duplicate.io.source import unwritable
 from duplicate.model.codes import one_chunk
 
 if TYPE_CHECKING:
@@ -249,9 +250,7 @@ def atomic_path(path: str | Path, output: bool = False) -> Iterator[Path]:
     try:
         temp = _new_temporary(target, Path(tempfile.gettempdir()) if straight else None)
     except OSError as exc:
-        raise InputOutputError(
-            f"{path}: cannot write: {exc.strerror or exc}", "io.unwritable"
-        ) from None
+        raise unwritable(path, exc) from None
     put = _pour if straight else _put
     # Everything after the file exists is inside the try: an interrupt at any point
     # (Ctrl-C, SIGTERM) removes it.
@@ -266,9 +265,7 @@ def atomic_path(path: str | Path, output: bool = False) -> Iterator[Path]:
     except BaseException as exc:
         _drop(temp)
         if isinstance(exc, OSError):
-            raise InputOutputError(
-                f"{path}: cannot write: {exc.strerror or exc}", "io.unwritable"
-            ) from None
+            raise unwritable(path, exc) from None
         raise
     finally:
         if pending is None:
@@ -337,9 +334,7 @@ def together() -> Iterator[None]:
             for _, _, abort in pending.steps[at:]:
                 abort()
             if isinstance(exc, OSError):
-                raise InputOutputError(
-                    f"{target}: cannot write: {exc.strerror or exc}", "io.unwritable"
-                ) from None
+                raise unwritable(target, exc) from None
             raise
 
 
@@ -427,9 +422,7 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
     try:
         building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     except OSError as exc:
-        raise InputOutputError(
-            f"{target}: cannot write: {exc.strerror or exc}", "io.unwritable"
-        ) from None
+        raise unwritable(target, exc) from None
     # From here every step is undone on any failure or interrupt: the folder being
     # built is removed.
     try:
@@ -442,9 +435,7 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
     except BaseException as exc:
         shutil.rmtree(building, ignore_errors=True)
         if isinstance(exc, OSError):
-            raise InputOutputError(
-                f"{target}: cannot write: {exc.strerror or exc}", "io.unwritable"
-            ) from None
+            raise unwritable(target, exc) from None
         raise
     if _TOGETHER:
         # Swapped in with the run's other outputs (see together).
@@ -475,9 +466,7 @@ def _swap_in(building: Path, target: Path) -> None:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
         if isinstance(exc, OSError):
-            raise InputOutputError(
-                f"{target}: cannot write: {exc.strerror or exc}", "io.unwritable"
-            ) from None
+            raise unwritable(target, exc) from None
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)

@@ -35,12 +35,14 @@ lint: $(DEV_INSTALLED)
 types: $(DEV_INSTALLED)
 	$(BIN)/mypy
 
+# worksteal: a page of examples or a property test takes tens of seconds; a worker with
+# nothing left takes queued tests from a busy one.
 unit: $(DEV_INSTALLED) browser
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 ## minimum: the declared minimum versions of every dependency, and the fast tests on them
 minimum: $(MINIMUM)/.installed
-	$(MINIMUM)/bin/python -m pytest -n auto -q -m "not slow" -p no:cacheprovider $(MINIMUM_WARNINGS) \
+	$(MINIMUM)/bin/python -m pytest -n auto --dist worksteal -q -m "not slow" -p no:cacheprovider $(MINIMUM_WARNINGS) \
 	  --ignore=tests/test_dask_engine.py --ignore=tests/test_report_browser.py
 
 $(MINIMUM)/.installed: pyproject.toml tests/minimum_constraints.py

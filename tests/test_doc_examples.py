@@ -6,7 +6,8 @@ standard error in either interleaving. The blocks of one page run in order in on
 temporary folder that holds a copy of the inputs the examples read, so that a later
 block reads what an earlier one wrote; `echo $?` gives the exit status of the command
 before it. A page that goes on from another's examples says so in a comment,
-`<!-- examples: after OTHER.md -->`, and its blocks run after that page's. A command
+`<!-- examples: after OTHER.md -->`, and its blocks run after that page's, the two
+checked in one run (the other page is not run again on its own). A command
 whose output cannot be the same twice (a timestamp) ends in `# output not compared`:
 it is run, and its output left unread.
 """
@@ -154,8 +155,16 @@ def _run(
     )
 
 
+def _continued() -> set[Path]:
+    """The pages another page goes on from: each is checked as the start of that page's
+    run, not run twice."""
+    return {before for page in PAGES for before in _pages_before(page)}
+
+
 @pytest.mark.parametrize(
-    "page", [page for page in PAGES if examples(page)], ids=lambda page: page.name
+    "page",
+    [page for page in PAGES if examples(page) and page.resolve() not in _continued()],
+    ids=lambda page: page.name,
 )
 def test_the_page_s_examples_are_what_the_program_prints(page: Path, tmp_path: Path) -> None:
     for inputs in INPUTS:
@@ -163,10 +172,8 @@ def test_the_page_s_examples_are_what_the_program_prints(page: Path, tmp_path: P
     environment = _environment()
     status = 0
     differences: list[str] = []
-    for before in _pages_before(page):
-        for example in examples(before):
-            status, _ = _run(example, tmp_path, environment, status)
-    for example in examples(page):
+    chain = [*_pages_before(page), page]
+    for example in [example for each in chain for example in examples(each)]:
         if "jq " in example.command and shutil.which("jq") is None:
             pytest.skip("jq is not installed")
         status, difference = _run(example, tmp_path, environment, status)

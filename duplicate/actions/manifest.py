@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from duplicate.io.manifest import Check
+if TYPE_CHECKING:
+    from duplicate.io.manifest import Check
 
 # Set for a run made again by a manifest check: it publishes into a temporary folder and
 # records nothing in an event folder's log.
@@ -49,7 +51,13 @@ def check_manifest(manifest: str | Path, rerun: bool = True) -> ManifestCheck:
     import sys
     import tempfile
 
-    from duplicate.io.manifest import current_sha256, file_checks, load_manifest, rerun_arguments
+    from duplicate.io.manifest import (
+        Check,
+        current_sha256,
+        file_checks,
+        load_manifest,
+        rerun_arguments,
+    )
 
     document = load_manifest(manifest)
     checks = file_checks(document)

@@ -204,12 +204,16 @@ def publishing(
     from pathlib import Path
 
     from duplicate.io import publisher
-    from duplicate.io.event_write import locked
 
     # Published from an event folder: its lock held while a seating may be written into
     # it and logged.
     folder = event.folder if event is not None else None
-    with locked(Path(folder), required=False) if folder is not None else nullcontext():
+    lock: AbstractContextManager[object] = nullcontext()
+    if folder is not None:
+        from duplicate.io.event_write import locked
+
+        lock = locked(Path(folder), required=False)
+    with lock:
         with publisher.publishing(
             command,
             rules,

@@ -31,3 +31,58 @@ def import_session(
     where = session.source
     event = Event(where, session.rules, parts=(Part("session", str(source), len(session.table)),))
     return Table("results", session.rules, session.table, {"session": session.note}, event)
+
+
+def import_event(
+    source: Any,
+    folder: Any,
+    round_number: int | None = None,
+    winners: Literal["auto", "one", "two"] = "auto",
+    session_format: Literal["pbn", "usebio"] | None = None,
+    date: str | None = None,
+) -> tuple[Any, list[str]]:
+    """A PBN or USEBIO session as an event folder: its title and date (`date` when the
+    file gives none), its pairs and their names (players.csv), its rules (percentage
+    standings; over several rounds, boards compared across them), each round, and its
+    artificial scores as the event's adjustments. Returns the session and what was
+    written, one line each.
+
+        >>> import duplicate
+        >>> duplicate.import_event("club.xml", "club")  # doctest: +SKIP
+    """
+    import tempfile
+    from pathlib import Path
+
+    from duplicate.actions.event import event_add, event_adjust, event_init
+    from duplicate.errors import UsageError
+    from duplicate.imports import read_session
+
+    session = read_session(
+        str(source), session_format, 1 if round_number is None else round_number, winners
+    )
+    when = session.info.date or date or ""
+    if not when:
+        raise UsageError(
+            f"{session.source} gives no date for the event; give {{opt:date}} (YYYY-MM-DD)",
+            "event.bad-date",
+        )
+    title = session.info.title or Path(session.source).stem
+    said: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="duplicate-import-") as work:
+        staged = Path(work)
+        players = staged / "players.csv"
+        session.players().to_csv(players, index=False)
+        event_init(folder, title, when, "other", 2, players=players, rules=session.rules)
+        said.append(f"made event {title!r} ({when}) in {folder}")
+        for number, rows in session.table.groupby("round", sort=True):
+            upload = staged / f"round-{int(number)}.csv"
+            rows.to_csv(upload, index=False)
+            added = event_add(folder, upload)
+            said.append(f"added round {int(number)}: {len(rows)} rows ({added.path})")
+        adjustments = session.adjustments
+        if adjustments is not None and len(adjustments):
+            upload = staged / "adjustments.csv"
+            adjustments.to_csv(upload, index=False)
+            event_adjust(folder, upload, f"artificial scores in {session.source}")
+            said.append(f"the artificial scores are {len(adjustments)} adjustments")
+    return session, said

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from duplicate.output import Table
+
+if TYPE_CHECKING:
+    from duplicate.imports import Session
 
 
 def import_session(
@@ -40,7 +43,7 @@ def import_event(
     winners: Literal["auto", "one", "two"] = "auto",
     session_format: Literal["pbn", "usebio"] | None = None,
     date: str | None = None,
-) -> tuple[Any, list[str]]:
+) -> tuple[Session, list[str]]:
     """A PBN or USEBIO session as an event folder: its title and date (`date` when the
     file gives none), its pairs and their names (players.csv), its rules (percentage
     standings; over several rounds, boards compared across them), each round, and its
@@ -75,10 +78,10 @@ def import_event(
         event_init(folder, title, when, "other", 2, players=players, rules=session.rules)
         said.append(f"made event {title!r} ({when}) in {folder}")
         for number, rows in session.table.groupby("round", sort=True):
-            upload = staged / f"round-{int(number)}.csv"
+            upload = staged / f"round-{number}.csv"
             rows.to_csv(upload, index=False)
             added = event_add(folder, upload)
-            said.append(f"added round {int(number)}: {len(rows)} rows ({added.path})")
+            said.append(f"added round {added.round}: {len(rows)} rows ({added.path})")
         adjustments = session.adjustments
         if adjustments is not None and len(adjustments):
             upload = staged / "adjustments.csv"

@@ -77,7 +77,7 @@ def import_session(
     import duplicate
 
     if event is not None:
-        session, said = duplicate.import_event(
+        imported, said = duplicate.import_event(
             session,
             event,
             round_number,
@@ -85,7 +85,7 @@ def import_session(
             source_format.value if source_format else None,
             date,
         )
-        stderr.print(f"{session.source}: {len(session.table)} results; {session.note}")
+        stderr.print(f"{imported.source}: {len(imported.table)} results; {imported.note}")
         for line in said:
             stderr.print(line)
         return

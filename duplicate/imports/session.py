@@ -61,8 +61,6 @@ class SessionInfo:
     competition: str = ""
     # Player names by pair id (and section), as the file gives them.
     names: dict[tuple[str, str], str] = field(default_factory=dict)
-    # Whether the sections were matchpointed as one field (USEBIO says so).
-    one_field: bool = False
 
 
 # A score in points: a whole number, written with a zero fraction by some programs

@@ -188,7 +188,7 @@ def test_a_section_column_never_makes_one_field_silently(tmp_path: Path) -> None
     assert set(field["top"]) == {"6"}
     mp = dict(zip(field["player"], field["mp"], strict=True))
     # NS over the whole field: 450 > 420 > 400 > -50.
-    assert (mp["A3"], mp["A1"], mp["B1"], mp["B3"]) == ("6", "4", "2", "0")
+    assert (mp["A3"], mp["A1"], mp["B1"], mp["B3"]) == ("6.00", "4.00", "2.00", "0.00")
 
 
 # -- artificial scores ---------------------------------------------------------------

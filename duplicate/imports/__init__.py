@@ -34,9 +34,9 @@ SessionFormat = Literal["pbn", "usebio"]
 @dataclass(frozen=True)
 class Session:
     """A bridge session as a results table, how its winners were chosen, the rules it
-    is scored by (percentage standings, as bridge clubs publish; over several rounds,
-    deals compared across the event), the adjustments its artificial scores are, and
-    what the file says of itself (title, date, names)."""
+    is scored by (percentage standings and Neuberg's factoring, as bridge programs
+    publish; over several rounds, deals compared across the event), the adjustments its
+    artificial scores are, and what the file says of itself (title, date, names)."""
 
     table: pd.DataFrame
     note: str
@@ -144,6 +144,8 @@ def session_table(
     rules = Rules(
         method=method,  # type: ignore[arg-type]
         deal_scope="event" if converted.rounds > 1 else "round",
+        # A board played fewer times than the others is factored, as bridge programs do.
+        factoring="neuberg" if method == "percentage" else "none",
     )
     return Session(converted.table, note, fmt, source, rules, converted.adjustments, info)
 

@@ -333,3 +333,12 @@ def test_an_imp_event_is_never_matchpointed(tmp_path: Path, text: str, method: s
     assert code == 0, err
     rules = tomllib.loads((tmp_path / "imps.rules.toml").read_text(encoding="utf-8"))
     assert rules["method"] == method
+
+
+def test_teams_participants_say_a_teams_match_without_an_event_type(tmp_path: Path) -> None:
+    text = USEBIO.replace(' EVENT_TYPE="{kind}"', "").replace(
+        "<BOARD>", "<PARTICIPANTS><TEAM TEAM_ID='1'/></PARTICIPANTS>\n<BOARD>", 1
+    )
+    code, _, err = run("import", write(tmp_path / "teams.xml", text))
+    assert code == 1
+    assert "is a teams match" in err

@@ -139,10 +139,16 @@ def _info(root: Any, info: SessionInfo) -> None:
         info.date = iso.group(0)
     info.winners = {"1": "one", "2": "two"}.get(_text(event, "WINNER_TYPE"), "")
     info.competition = str(event.get("EVENT_TYPE") or "").strip()
+    # What the participants are says it too: teams, or players who are no pair's.
+    participants = event.find("PARTICIPANTS")
+    if participants is not None and participants.find("TEAM") is not None:
+        info.competition = info.competition or "teams"
+    elif participants is not None and participants.find("PLAYER") is not None:
+        info.competition = info.competition or "individual"
     info.scoring = _text(event, "BOARD_SCORING_METHOD") or next(
         (_text(s, "BOARD_SCORING_METHOD") for s in event.iter("SESSION", "SECTION")), ""
     )
-    info.program = _text(root, "PROGRAM_NAME") or str(root.get("Generator") or "")
+    info.program = _text(event, "PROGRAM_NAME") or _text(root, "PROGRAM_NAME")
     for pair in root.iter("PAIR"):
         number = _text(pair, "PAIR_NUMBER")
         names = [_text(p, "PLAYER_NAME") for p in pair.iter("PLAYER")]

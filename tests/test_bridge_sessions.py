@@ -342,3 +342,18 @@ def test_teams_participants_say_a_teams_match_without_an_event_type(tmp_path: Pa
     code, _, err = run("import", write(tmp_path / "teams.xml", text))
     assert code == 1
     assert "is a teams match" in err
+
+
+def test_a_session_without_a_date_needs_one_given(tmp_path: Path) -> None:
+    text = '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS"]\n1 2 420\n3 4 450\n'
+    path = write(tmp_path / "nodate.pbn", text)
+    folder = tmp_path / "event"
+    code, _, err = run("import", path, "--event", folder)
+    assert code == 2
+    assert codes(err) == ["event.bad-date"]
+    assert not folder.exists()
+    code, _, err = run("import", path, "--event", folder, "--date", "2024-05-01")
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["event", "nodate.pbn"]
+    event = tomllib.loads((folder / "event.toml").read_text(encoding="utf-8"))["event"]
+    assert (event["name"], event["date"]) == ("nodate", "2024-05-01")

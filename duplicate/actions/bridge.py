@@ -70,22 +70,31 @@ def import_event(
             "event.bad-date",
         )
     title = session.info.title or Path(session.source).stem
+    target = Path(folder)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise UsageError(f"{target} exists and is not an empty folder", "event.folder-in-use")
+    target.parent.mkdir(parents=True, exist_ok=True)
     said: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="duplicate-import-") as work:
-        staged = Path(work)
-        players = staged / "players.csv"
+    # Made whole beside the target, then moved into place: a session that fails half
+    # way (a round refused) leaves no half-made event.
+    with tempfile.TemporaryDirectory(prefix=f".{target.name}-", dir=target.parent) as work:
+        staged, event = Path(work), Path(work) / "event"
+        name = Path(session.source).name
+        players = staged / f"{name} players.csv"
         session.players().to_csv(players, index=False)
-        event_init(folder, title, when, "other", 2, players=players, rules=session.rules)
-        said.append(f"made event {title!r} ({when}) in {folder}")
+        event_init(event, title, when, "other", 2, players=players, rules=session.rules)
+        said.append(f"made event {title!r} ({when}) in {target}")
         for number, rows in session.table.groupby("round", sort=True):
-            upload = staged / f"round-{number}.csv"
+            upload = staged / f"{name} round {number}.csv"
             rows.to_csv(upload, index=False)
-            added = event_add(folder, upload)
-            said.append(f"added round {added.round}: {len(rows)} rows ({added.path})")
+            added = event_add(event, upload)
+            shown = target / added.path.relative_to(event)
+            said.append(f"added round {added.round}: {len(rows)} rows ({shown})")
         adjustments = session.adjustments
         if adjustments is not None and len(adjustments):
-            upload = staged / "adjustments.csv"
+            upload = staged / f"{name} artificial scores.csv"
             adjustments.to_csv(upload, index=False)
-            event_adjust(folder, upload, f"artificial scores in {session.source}")
+            event_adjust(event, upload, f"artificial scores in {session.source}")
             said.append(f"the artificial scores are {len(adjustments)} adjustments")
+        event.replace(target)
     return session, said

@@ -357,3 +357,32 @@ def test_a_session_without_a_date_needs_one_given(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["event", "nodate.pbn"]
     event = tomllib.loads((folder / "event.toml").read_text(encoding="utf-8"))["event"]
     assert (event["name"], event["date"]) == ("nodate", "2024-05-01")
+
+
+def test_one_field_is_factored_over_the_whole_field(tmp_path: Path) -> None:
+    """Board 2 was played three times in the field of four tables: Neuberg factors it
+    to the field's four (a top of 6), its results compared across both sections."""
+    text = SECTIONS_PBN + (
+        '\n[Board "2"]\n[ScoreTable "Section;PairId_NS;PairId_EW;Score_NS;Score_EW"]\n'
+        "A 1 2 100 -\nA 3 4 110 -\nB 1 2 - 100\n"
+    )
+    code, out, err = run(
+        "score", write(tmp_path / "field.pbn", text), "--sections", "one-field", "-o", "-"
+    )
+    assert code == 0, err
+    board = table(out)
+    board = board[(board["deal"] == "2") & (board["seat"] == "NS")]
+    # Neuberg, 2 a result beaten: (mp + 1) x 4 / 3 - 1, over 3 played and 4 normal.
+    assert dict(zip(board["player"], board["mp"], strict=True)) == {
+        "A1": "3.00",
+        "A3": "5.67",
+        "B1": "0.33",
+    }
+    assert set(board["top"]) == {"6"}
+
+
+def test_one_field_needs_the_local_engine(tmp_path: Path) -> None:
+    path = write(tmp_path / "sections.pbn", SECTIONS_PBN)
+    code, _, err = run("score", path, "--sections", "one-field", "--engine", "dask", "-o", "-")
+    assert code == 2
+    assert codes(err) == ["rules.conflict"]

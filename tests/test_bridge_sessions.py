@@ -386,3 +386,17 @@ def test_one_field_needs_the_local_engine(tmp_path: Path) -> None:
     code, _, err = run("score", path, "--sections", "one-field", "--engine", "dask", "-o", "-")
     assert code == 2
     assert codes(err) == ["rules.conflict"]
+
+
+def test_a_pair_sitting_out_is_no_result(tmp_path: Path) -> None:
+    """Ruter writes a sit-out as a line of its own: no North-South pair, scores "Bye"."""
+    text = (
+        '[Application "Ruter"]\n[Board "1"]\n'
+        '[ScoreTable "Table\\\\1R;Round\\\\1R;PairId_NS\\\\2R;PairId_EW\\\\2R;Score_NS\\\\6R;'
+        'Score_EW\\\\6R"]\n'
+        '4 2 6 5 "800" -\n2 5 7 3 "450" -\n1 1 8 1 "450" -\n3 3 - 2 "Bye" "Bye"\n'
+    )
+    code, out, err = run("import", write(tmp_path / "bye.pbn", text), "-o", "-")
+    assert code == 0, err
+    assert "2" not in set(table(out)["player"])
+    assert len(table(out)) == 6

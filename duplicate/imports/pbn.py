@@ -209,6 +209,8 @@ def _result(
         )
         return None
     row = dict(zip(columns, values, strict=True))
+    if _bye(row):
+        return None  # a pair sitting out (Ruter writes its line "Bye"): no result
     board = game.tags.get("Board", "").strip()
     if not board:
         found.add(
@@ -242,6 +244,14 @@ def _result(
         round=row.get("Round", ""),
         artificial=given,
     )
+
+
+def _bye(row: dict[str, str]) -> bool:
+    """A line of a pair that sat the board out: one pair number is "-" and the scores
+    say "Bye"."""
+    pairs = (row.get("PairId_NS", "-").strip(), row.get("PairId_EW", "-").strip())
+    scores = {row.get(column, "-").strip().casefold() for column in ("Score_NS", "Score_EW")}
+    return "-" in pairs and "bye" in scores
 
 
 def _not_a_score(source: str, row: dict[str, str], number: int) -> Problem:

@@ -24,7 +24,7 @@ keyword (the command line's options: `tie_ranking="dense"`, `adjustments="adj.cs
 | final           | `final(hands, hands=N, carried=...)` -> Table |
 | game-score      | `game_score(raw, game)` -> Table |
 | leaderboard     | `leaderboard(games, scheme)` -> Table |
-| import          | `import_session(session)` -> Table |
+| import          | `import_session(session)` -> Table; `import_event(session, folder)` |
 | event ...       | `event_init`, `event_add`, `event_withdraw`, `event_adjust`, `event_status` |
 | event accept    | `event_accept(folder, reason)` -> Acceptance |
 | event player    | `event_player_add`, `event_player_withdraw` |
@@ -42,7 +42,7 @@ from __future__ import annotations
 # installed package's metadata instead slows every command's start.
 __version__ = "0.1.0"
 
-from duplicate.actions.bridge import import_session
+from duplicate.actions.bridge import import_event, import_session
 from duplicate.actions.event import (
     Acceptance,
     EventStatus,
@@ -126,6 +126,7 @@ __all__ = [
     "explain",
     "final",
     "game_score",
+    "import_event",
     "import_session",
     "leaderboard",
     "load_event",

@@ -26,6 +26,14 @@ class DealScope:
     # (and which a cluster's part holds whole).
     session_keys: tuple[str, ...]
 
+    def one_field(self) -> DealScope:
+        """This scope across sections: the sections that played the same boards are one
+        field, each deal compared (and factored) over all of them."""
+        keys = tuple(k for k in self.deal_keys if k != "section")
+        # A session of the whole field: its seat (a constant within each comparison).
+        session = tuple(k for k in self.session_keys if k != "section") or ("seat",)
+        return DealScope(f"{self.name}, one field", keys, self.spans_rounds, session)
+
     @property
     def group_keys(self) -> tuple[str, ...]:
         """The columns of a comparison group: the deal and the seat."""

@@ -179,15 +179,39 @@ class _Reader:
         return Event(source_name(path), Rules(), hands=log, parts=(part,))
 
     def _session(self, path: str | Input) -> Event:
+        from duplicate.event import Player, Players
         from duplicate.imports import read_session
         from duplicate.io.read import source_name
+        from duplicate.model.adjustments import parse_adjustments
         from duplicate.model.results import parse_results
 
         session = read_session(path)
         rules = session.rules
-        results = parse_results(session.table.copy(), source_name(path), 1, rules.deal_scope)
+        name = source_name(path)
+        results = parse_results(session.table.copy(), name, 1, rules.deal_scope)
         part = Part("session", _given(path), len(session.table))
-        return Event(source_name(path), rules, results=results, parts=(part,), note=session.note)
+        # The session's artificial scores are its adjustments; its names, its players.
+        given = session.adjustments
+        adjustments = parse_adjustments(given, name) if given is not None and len(given) else None
+        people = session.players()
+        players = None
+        if (people["name"] != "").any():
+            players = Players(
+                tuple(
+                    Player(p, n, registered=i + 1)
+                    for i, (p, n) in enumerate(zip(people["player"], people["name"], strict=True))
+                ),
+                name,
+            )
+        return Event(
+            name,
+            rules,
+            results=results,
+            players=players,
+            adjustments=adjustments,
+            parts=(part,),
+            note=session.note,
+        )
 
     def _folder(self, folder: Path) -> Event:
         """An event folder, checked against its log first: a file changed, missing or

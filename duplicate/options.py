@@ -32,6 +32,8 @@ TieRanking = Literal["competition", "dense"]
 Method = Literal["matchpoints", "standard-points", "percentage"]
 DealScopeName = Literal["round", "event"]
 Factoring = Literal["none", "neuberg"]
+# Sections that played the same boards: matchpointed apart, or as one field.
+Sections = Literal["apart", "one-field"]
 Carry = Literal["ratio", "sqrt", "none"]
 OutputFormat = Literal["csv", "excel", "xlsx", "parquet", "json", "table"]
 TIE_BREAKS = ("beaten_avg", "rank_counts", "total_seconds", "trimmed_seconds")
@@ -219,6 +221,16 @@ SETTINGS: tuple[Setting, ...] = (
         toml="standard_points.min_deals",
         comment="Deals a player must have played to be placed.",
         metavar="DEALS",
+    ),
+    Setting(
+        "sections",
+        "scoring",
+        "choice",
+        "Sections that played the same boards: matchpointed apart, or as one field "
+        "across them (bridge: each board compared over the whole field, Neuberg over it).",
+        toml="sections",
+        comment="Sections that played the same boards: matchpointed apart or as one field.",
+        choices=_choices(Sections),
     ),
     Setting(
         "paohuzi_min_huxi",

@@ -815,6 +815,12 @@ KINDS: tuple[Kind, ...] = (
         "Split the event into sessions.",
     ),
     Kind(
+        "session.not-pairs",
+        "The session file is not a pairs session the toolkit can score: an individual "
+        "event, a teams match, or IMPs where IMP scoring is not available.",
+        "Import a pairs session; score the others with the program that wrote them.",
+    ),
+    Kind(
         "import.round",
         f"A session's round below 1 or above {MAX_ROUND:,}.",
         "Give the round this session is, from 1.",

@@ -20,6 +20,7 @@ from duplicate.options import (
     DealScopeName,
     Factoring,
     Method,
+    Sections,
     TieRanking,
     as_decimal,
     given,
@@ -37,6 +38,7 @@ __all__ = [
     "Factoring",
     "Method",
     "Rules",
+    "Sections",
     "TieRanking",
     "as_decimal",
     "load_rules",
@@ -69,6 +71,8 @@ class Rules:
     sp_min_deals: int = 0
     # Paohuzi (001_*.txt appendix 1): the event's minimum huxi to win (起胡胡息数).
     paohuzi_min_huxi: int = 15
+    # Sections that played the same boards: matchpointed apart, or as one field.
+    sections: Sections = "apart"
     # Stack elimination and fixed hands.
     stage: StageRules = field(default_factory=StageRules)
     # The file the rules were read from, if any: an input no output may replace.
@@ -122,6 +126,11 @@ class Rules:
             raise UsageError(
                 "{opt:sp_min_deals} and {opt:paohuzi_min_huxi} must be >= 0", "rules.bad-value"
             )
+        if self.sections not in ("apart", "one-field"):
+            raise UsageError(
+                f"{{opt:sections}} must be 'apart' or 'one-field', not {self.sections!r}",
+                "rules.bad-value",
+            )
         unknown = [t for t in self.tie_breaks if t not in TIE_BREAKS]
         if unknown or len(set(self.tie_breaks)) != len(self.tie_breaks):
             raise UsageError(
@@ -132,8 +141,10 @@ class Rules:
 
     @property
     def scope(self) -> DealScope:
-        """The deal scope as the policy object the scoring asks (duplicate.deal_scope)."""
-        return deal_scope(self.deal_scope)
+        """The deal scope as the policy object the scoring asks (duplicate.deal_scope),
+        across sections when they are one field."""
+        scope = deal_scope(self.deal_scope)
+        return scope.one_field() if self.sections == "one-field" else scope
 
     def factor_cents(self) -> list[int]:
         """Rank points in cents for ranks 1..len(rank_factors), rounded half up."""

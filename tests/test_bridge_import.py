@@ -179,8 +179,12 @@ def test_a_mitchell_numbered_both_ways_needs_two_winners(tmp_path: Path) -> None
             "line 3: 3 values where the results table has 4 columns; quote a value",
         ),
         (
-            '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS;Score_EW"]\n1 2 A60 -\n',
-            "line 3, column 'Score_NS': score 'A60/-' is not a score; give a score in points",
+            '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS;Score_EW"]\n1 2 4S -\n',
+            "line 3, column 'Score_NS': score '4S/-' is not a score; give a score in points",
+        ),
+        (
+            '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS;Score_EW"]\n1 2 42.5 -\n',
+            "score '42.5/-' has a fraction: a bridge score is a whole number of points",
         ),
         (
             '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS;Score_EW"]\n1 2 420 400\n',
@@ -219,8 +223,14 @@ def test_a_malformed_pbn_names_the_line_and_the_fix(
         (
             "<USEBIO><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>\n<TRAVELLER_LINE>"
             "<NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER>"
-            "<SCORE>A60</SCORE></TRAVELLER_LINE></BOARD></USEBIO>",
-            "SCORE 'A60' is not a score in points",
+            "<SCORE>4S</SCORE></TRAVELLER_LINE></BOARD></USEBIO>",
+            "SCORE '4S' is not a score in points",
+        ),
+        (
+            "<USEBIO><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>\n<TRAVELLER_LINE>"
+            "<NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER>"
+            "<SCORE>430.5</SCORE></TRAVELLER_LINE></BOARD></USEBIO>",
+            "SCORE '430.5' has a fraction: a bridge score is a whole number of points",
         ),
         ("<USEBIO/>", "holds no results"),
     ],

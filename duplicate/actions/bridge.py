@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from duplicate.output import Table
+
+if TYPE_CHECKING:
+    from duplicate.imports import Session
 
 
 def import_session(
@@ -31,3 +34,67 @@ def import_session(
     where = session.source
     event = Event(where, session.rules, parts=(Part("session", str(source), len(session.table)),))
     return Table("results", session.rules, session.table, {"session": session.note}, event)
+
+
+def import_event(
+    source: Any,
+    folder: Any,
+    round_number: int | None = None,
+    winners: Literal["auto", "one", "two"] = "auto",
+    session_format: Literal["pbn", "usebio"] | None = None,
+    date: str | None = None,
+) -> tuple[Session, list[str]]:
+    """A PBN or USEBIO session as an event folder: its title and date (`date` when the
+    file gives none), its pairs and their names (players.csv), its rules (percentage
+    standings; over several rounds, boards compared across them), each round, and its
+    artificial scores as the event's adjustments. Returns the session and what was
+    written, one line each.
+
+        >>> import duplicate
+        >>> duplicate.import_event("club.xml", "club")  # doctest: +SKIP
+    """
+    import tempfile
+    from pathlib import Path
+
+    from duplicate.actions.event import event_add, event_adjust, event_init
+    from duplicate.errors import UsageError
+    from duplicate.imports import read_session
+
+    session = read_session(
+        str(source), session_format, 1 if round_number is None else round_number, winners
+    )
+    when = session.info.date or date or ""
+    if not when:
+        raise UsageError(
+            f"{session.source} gives no date for the event; give {{opt:date}} (YYYY-MM-DD)",
+            "event.bad-date",
+        )
+    title = session.info.title or Path(session.source).stem
+    target = Path(folder)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise UsageError(f"{target} exists and is not an empty folder", "event.folder-in-use")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    said: list[str] = []
+    # Made whole beside the target, then moved into place: a session that fails half
+    # way (a round refused) leaves no half-made event.
+    with tempfile.TemporaryDirectory(prefix=f".{target.name}-", dir=target.parent) as work:
+        staged, event = Path(work), Path(work) / "event"
+        name = Path(session.source).name
+        players = staged / f"{name} players.csv"
+        session.players().to_csv(players, index=False)
+        event_init(event, title, when, "other", 2, players=players, rules=session.rules)
+        said.append(f"made event {title!r} ({when}) in {target}")
+        for number, rows in session.table.groupby("round", sort=True):
+            upload = staged / f"{name} round {number}.csv"
+            rows.to_csv(upload, index=False)
+            added = event_add(event, upload)
+            shown = target / added.path.relative_to(event)
+            said.append(f"added round {added.round}: {len(rows)} rows ({shown})")
+        adjustments = session.adjustments
+        if adjustments is not None and len(adjustments):
+            upload = staged / f"{name} artificial scores.csv"
+            adjustments.to_csv(upload, index=False)
+            event_adjust(event, upload, f"artificial scores in {session.source}")
+            said.append(f"the artificial scores are {len(adjustments)} adjustments")
+        event.replace(target)
+    return session, said

@@ -51,6 +51,19 @@ def import_session(
             "pair together (a Howell); auto: two unless a pair number sits both ways.",
         ),
     ] = Winners.auto,
+    event: Annotated[
+        str | None,
+        typer.Option(
+            "--event",
+            metavar="DIR",
+            help="Write the session as an event folder DIR (title, date, pairs and "
+            "names, rules, rounds, artificial scores as adjustments).",
+        ),
+    ] = None,
+    date: Annotated[
+        str | None,
+        typer.Option("--date", help="The event's date (YYYY-MM-DD) when the file gives none."),
+    ] = None,
     *,
     settings: dict[str, Any],
 ) -> None:
@@ -58,10 +71,24 @@ def import_session(
     pair -> player, the score from each side.
 
     Example: duplicate import club.pbn -o results.csv, then
-    duplicate standings results.csv --method percentage (or: duplicate standings club.pbn)
+    duplicate standings results.csv --method percentage (or: duplicate standings club.pbn);
+    duplicate import club.xml --event club, then duplicate standings club
     """
     import duplicate
 
+    if event is not None:
+        imported, said = duplicate.import_event(
+            session,
+            event,
+            round_number,
+            winners.value,
+            source_format.value if source_format else None,
+            date,
+        )
+        stderr.print(f"{imported.source}: {len(imported.table)} results; {imported.note}")
+        for line in said:
+            stderr.print(line)
+        return
     table = duplicate.import_session(
         session,
         round_number,

@@ -14,7 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from duplicate.errors import InvalidData, Problem, UsageError
-from duplicate.imports.session import Winners, refuse_mixed_encoding, results_table
+from duplicate.imports.session import (
+    SessionInfo,
+    Winners,
+    refuse_mixed_encoding,
+    results_table,
+)
 from duplicate.limits import MAX_IMPORT_BYTES, MAX_ROUND
 from duplicate.rules import Rules
 
@@ -28,14 +33,39 @@ SessionFormat = Literal["pbn", "usebio"]
 
 @dataclass(frozen=True)
 class Session:
-    """A bridge session as a results table, how its winners were chosen, and the
-    rules it is scored by (percentage standings, as bridge clubs publish)."""
+    """A bridge session as a results table, how its winners were chosen, the rules it
+    is scored by (percentage standings and Neuberg's factoring, as bridge programs
+    publish; over several rounds, deals compared across the event), the adjustments its
+    artificial scores are, and what the file says of itself (title, date, names)."""
 
     table: pd.DataFrame
     note: str
     format: SessionFormat
     source: str
     rules: Rules = field(default_factory=lambda: Rules(method="percentage"))
+    adjustments: pd.DataFrame | None = None
+    info: SessionInfo = field(default_factory=SessionInfo)
+
+    def players(self) -> pd.DataFrame:
+        """The players file the session gives: each pair's id and its players' names
+        as the file gives them (ids as the results table has them)."""
+        import pandas as pd
+
+        from duplicate.imports.session import number_id
+
+        sections = {s for s, _ in self.info.names}
+        many = len(sections) > 1
+        ids = number_id(pd.Series([p for _, p in self.info.names], dtype="str"))
+        given = {
+            (section + pair if many else pair): name
+            for (section, _), pair, name in zip(
+                self.info.names, ids, self.info.names.values(), strict=True
+            )
+        }
+        players = sorted(set(self.table["player"]), key=lambda p: (len(p), p))
+        return pd.DataFrame(
+            {"player": players, "name": [given.get(p, "") for p in players]}, dtype="str"
+        )
 
 
 def session_format(path: str | Path, data: bytes) -> SessionFormat:
@@ -99,12 +129,74 @@ def session_table(
             ]
         )
     fmt = fmt or session_format(source, data)
+    info = SessionInfo()
     if fmt == "usebio":
-        lines = read_usebio(data, source)
+        lines = read_usebio(data, source, info)
     else:
-        lines = read_pbn(_pbn_text(data, source), source)
-    table, note = results_table(lines, source, round_number, winners)
-    return Session(table, note, fmt, source)
+        lines = read_pbn(_pbn_text(data, source), source, info)
+    method = session_method(info, source)
+    told = winners == "auto" and bool(info.winners)
+    if told:
+        winners = "one" if info.winners == "one" else "two"
+    flat = any(name in info.program.casefold() for name in FLAT_AVERAGES)
+    converted = results_table(lines, source, round_number, winners, flat, told)
+    note = converted.note
+    rules = Rules(
+        method=method,  # type: ignore[arg-type]
+        deal_scope="event" if converted.rounds > 1 else "round",
+        # A board played fewer times than the others is factored, as bridge programs do.
+        factoring="neuberg" if method == "percentage" else "none",
+    )
+    return Session(converted.table, note, fmt, source, rules, converted.adjustments, info)
+
+
+# Programs that give average plus and minus as a flat 60% and 40%.
+FLAT_AVERAGES = ("ruter", "magic contest")
+
+
+def session_method(info: SessionInfo, source: str) -> str:
+    """How the session is scored, from what the file says it is: matchpoints
+    (percentage standings) or an IMP method; an individual event or a teams match is
+    refused, named."""
+    kind = info.competition.casefold()
+    scoring = info.scoring.casefold()
+    what = ""
+    if "individual" in kind:
+        what = "an individual event (each player a side of their own)"
+    elif "team" in kind:
+        what = "a teams match"
+    if what:
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"is {what}, not a pairs session: it cannot be scored as one",
+                    hint="import a pairs session (matchpoints)",
+                    code="session.not-pairs",
+                )
+            ]
+        )
+    method = "percentage"
+    if "butler" in scoring or "butler" in kind:
+        method = "butler"
+    elif "imp" in scoring or "imp" in kind:
+        method = "cross-imps"
+    if method != "percentage":
+        try:
+            Rules(method=method)  # type: ignore[arg-type]
+        except UsageError:
+            raise InvalidData(
+                [
+                    Problem(
+                        source,
+                        f"is scored in IMPs ({info.scoring or info.competition}), which "
+                        "this version cannot score; it is not imported as matchpoints",
+                        hint="score it with the program that wrote it",
+                        code="session.not-pairs",
+                    )
+                ]
+            ) from None
+    return method
 
 
 def _pbn_text(data: bytes, source: str) -> str:

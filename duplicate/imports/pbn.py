@@ -17,16 +17,31 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from duplicate.errors import Problem
-from duplicate.imports.session import Findings, TravellerLine
+from duplicate.imports.session import (
+    Findings,
+    SessionInfo,
+    TravellerLine,
+    artificial,
+    has_fraction,
+    points,
+)
 
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]\s*$')
 _TOKEN = re.compile(r'"[^"]*"|\S+')
-_SCORE = re.compile(r"[+-]?[0-9]{1,6}")
+# The tags that say what the session is, read from the first game that gives them.
+_INFO_TAGS = {
+    "Event": "title",
+    "EventDate": "date",
+    "Date": "date",
+    "Scoring": "scoring",
+    "Generator": "program",
+    "Application": "program",
+    "Competition": "competition",
+}
 # The tags read: each is given once in a game.
 _READ_TAGS = ("Board", "Section", "ScoreTable")
 _FIX_SCORE = (
-    "give a score in points (420, -50); an artificial score (A60, 40%) is left out here "
-    "and given as an adjustment (kind mp_pct or avg_plus)"
+    "give a score in points (420, -50), or an artificial score (A5050, A6040, A60, 60%, A+, A-)"
 )
 
 
@@ -37,8 +52,10 @@ class _Game:
     columns: list[str] | None = None
 
 
-def read_pbn(text: str, source: str) -> list[TravellerLine]:
-    """Every result line of every board's results table, in file order."""
+def read_pbn(text: str, source: str, info: SessionInfo | None = None) -> list[TravellerLine]:
+    """Every result line of every board's results table, in file order; what the file
+    says of the session goes into `info`."""
+    info = info if info is not None else SessionInfo()
     lines: list[TravellerLine] = []
     found = Findings(source)
     game, previous = _Game(), _Game()
@@ -68,10 +85,11 @@ def read_pbn(text: str, source: str) -> list[TravellerLine]:
             continue
         if line.startswith("["):
             _tag(line, number, game, previous, found)
+            _info(game, info)
             continue
         if game.columns is None:
             continue  # an auction, a play record or a note: not needed to score
-        result = _result(line, number, game, found)
+        result = _result(line, number, game, found, info)
         if result is not None:
             lines.append(result)
             found.count(lines, number)
@@ -154,7 +172,27 @@ def _tag(line: str, number: int, game: _Game, previous: _Game, found: Findings) 
             game.columns = None
 
 
-def _result(line: str, number: int, game: _Game, found: Findings) -> TravellerLine | None:
+def _info(game: _Game, info: SessionInfo) -> None:
+    """The session's title, date, scoring, program and kind of competition: the first
+    game's that gives each."""
+    for tag, name in _INFO_TAGS.items():
+        value = game.tags.get(tag, "").strip()
+        if not value or value == "#" or str(getattr(info, name)):
+            continue
+        if name == "date":
+            date = re.fullmatch(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})", value)
+            if date is None:
+                continue
+            value = "-".join(date.groups())
+        if name == "competition":
+            info.competition = value
+            continue
+        setattr(info, name, value)
+
+
+def _result(
+    line: str, number: int, game: _Game, found: Findings, info: SessionInfo
+) -> TravellerLine | None:
     source = found.source
     columns = game.columns or []
     values = [token.strip('"') for token in _TOKEN.findall(line)]
@@ -171,6 +209,8 @@ def _result(line: str, number: int, game: _Game, found: Findings) -> TravellerLi
         )
         return None
     row = dict(zip(columns, values, strict=True))
+    if _bye(row):
+        return None  # a pair sitting out (Ruter writes its line "Bye"): no result
     board = game.tags.get("Board", "").strip()
     if not board:
         found.add(
@@ -185,27 +225,56 @@ def _result(line: str, number: int, game: _Game, found: Findings) -> TravellerLi
         )
         return None
     ns_score = _ns_score(row)
-    if ns_score is None:
-        shown = f"{row.get('Score_NS', '-')}/{row.get('Score_EW', '-')}"
-        found.add(
-            Problem(
-                source,
-                f"score {shown!r} is not a score",
-                (number,),
-                "Score_NS",
-                _FIX_SCORE,
-                position="line",
-                code="cell.not-a-score",
-            )
-        )
+    given = artificial(row.get("Score_NS", "-"), row.get("Score_EW", "-"))
+    if ns_score is None and given is None:
+        found.add(_not_a_score(source, row, number))
         return None
+    section = row.get("Section", game.tags.get("Section", "")).strip()
+    for side in ("NS", "EW"):
+        name = row.get(f"Names_{side}", "").strip()
+        if name and name != "-":
+            info.names.setdefault((section, row[f"PairId_{side}"]), name)
     return TravellerLine(
-        section=game.tags.get("Section", "").strip(),
+        section=section,
         board=board,
         ns_pair=row["PairId_NS"],
         ew_pair=row["PairId_EW"],
-        ns_score=ns_score,
+        ns_score=ns_score or 0,
         line=number,
+        round=row.get("Round", ""),
+        artificial=given,
+    )
+
+
+def _bye(row: dict[str, str]) -> bool:
+    """A line of a pair that sat the board out: one pair number is "-" and the scores
+    say "Bye"."""
+    pairs = (row.get("PairId_NS", "-").strip(), row.get("PairId_EW", "-").strip())
+    scores = {row.get(column, "-").strip().casefold() for column in ("Score_NS", "Score_EW")}
+    return "-" in pairs and "bye" in scores
+
+
+def _not_a_score(source: str, row: dict[str, str], number: int) -> Problem:
+    ns, ew = row.get("Score_NS", "-"), row.get("Score_EW", "-")
+    shown = f"{ns}/{ew}"
+    if has_fraction(ns) or has_fraction(ew):
+        return Problem(
+            source,
+            f"score {shown!r} has a fraction: a bridge score is a whole number of points",
+            (number,),
+            "Score_NS",
+            "give the score in whole points (430, or 430.0 as some programs write it)",
+            position="line",
+            code="cell.not-a-score",
+        )
+    return Problem(
+        source,
+        f"score {shown!r} is not a score",
+        (number,),
+        "Score_NS",
+        _FIX_SCORE,
+        position="line",
+        code="cell.not-a-score",
     )
 
 
@@ -213,12 +282,12 @@ def _ns_score(row: dict[str, str]) -> int | None:
     """North-South's score: Score_NS, or the negation of Score_EW; None if neither is
     a plain number."""
     ns, ew = row.get("Score_NS", "-"), row.get("Score_EW", "-")
-    ns_given, ew_given = bool(_SCORE.fullmatch(ns)), bool(_SCORE.fullmatch(ew))
-    if ns_given and ew_given:
+    ns_points, ew_points = points(ns), points(ew)
+    if ns_points is not None and ew_points is not None:
         # Both sides given: they must agree.
-        return int(ns) if int(ns) == -int(ew) else None
-    if ns_given and ew in ("-", ""):
-        return int(ns)
-    if ew_given and ns in ("-", ""):
-        return -int(ew)
+        return ns_points if ns_points == -ew_points else None
+    if ns_points is not None and ew in ("-", ""):
+        return ns_points
+    if ew_points is not None and ns in ("-", ""):
+        return -ew_points
     return None

@@ -1,9 +1,17 @@
 """A bridge session's travellers as the toolkit's results table.
 
 Each traveller line (one board played by an NS pair against an EW pair) gives two
-results: the NS pair's score and the EW pair's, its negation. A session is one round.
-In a two-winner movement (Mitchell) North-South and East-West pairs are ranked apart:
-their direction is their section.
+results: the NS pair's score and the EW pair's, its negation. A session in which every
+pair keeps its direction is one round. When pairs change direction (a Howell), a session
+is rounds: the file's own round numbers when it gives them, else each meeting of two
+pairs (the boards they played together) is put in the first round in which neither pair
+has played, in board order, so that a pair plays once a round and keeps one direction
+in it. In a two-winner movement (Mitchell)
+North-South and East-West pairs are ranked apart: their direction is their section.
+
+An artificial score (A5050, A60, A+, 40%) keeps its line as a result of 0 points and
+becomes an adjustment of that result (duplicate.model.adjustments): an assigned
+percentage, or average plus or minus.
 """
 
 from __future__ import annotations
@@ -32,6 +40,97 @@ class TravellerLine:
     ew_pair: str
     ns_score: int
     line: int  # where the file gives it, for messages
+    round: str = ""  # the file's round number, if it gives one
+    # An artificial score: what each side was given, as the file writes it.
+    artificial: tuple[str, str] | None = None
+
+
+@dataclass
+class SessionInfo:
+    """What a session file says of itself, beside its travellers."""
+
+    title: str = ""
+    date: str = ""  # YYYY-MM-DD when the file gives a whole date
+    # "one" or "two" when the file says how many winners; "" when it does not.
+    winners: str = ""
+    # The scoring the file names (PBN [Scoring], USEBIO BOARD_SCORING_METHOD), as written.
+    scoring: str = ""
+    program: str = ""  # the program that wrote it
+    # What the file says was played: pairs, an individual, teams (PBN [Competition],
+    # USEBIO EVENT_TYPE), as written.
+    competition: str = ""
+    # Player names by pair id (and section), as the file gives them.
+    names: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+# A score in points: a whole number, written with a zero fraction by some programs
+# (salliere writes 430.0); a real fraction is no score in points.
+_POINTS = re.compile(r"([+-]?[0-9]{1,6})(?:\.0+)?")
+_FRACTION = re.compile(r"[+-]?[0-9]{1,6}\.[0-9]+")
+# Artificial scores: A5050 or A6040 (each side's percent), A60 or 60% (this side's),
+# A+ / A- / A= (average plus, minus, average) for one side, A+- for both.
+_SPLIT = re.compile(r"A([0-9]{2})([0-9]{2})")
+_ONE = re.compile(r"A([0-9]{1,3})|([0-9]{1,3})%")
+_AVERAGES = re.compile(r"A([+=-])([+=-])?")
+
+
+def points(text: str) -> int | None:
+    """A score in points as bridge programs write it (`420`, `-50`, `430.0`); None
+    when it is not one."""
+    found = _POINTS.fullmatch(text.strip())
+    return int(found.group(1)) if found else None
+
+
+def has_fraction(text: str) -> bool:
+    """A number of points with a real fraction (`42.5`): no bridge score."""
+    return bool(_FRACTION.fullmatch(text.strip()))
+
+
+def artificial(ns: str, ew: str) -> tuple[str, str] | None:
+    """Each side's artificial score ("mp_pct 60", "avg_plus", ...) from the two values
+    a line gives (one may be "-"), or None when they are not artificial scores."""
+    ns_side, ew_side = _artificial_side(ns), _artificial_side(ew)
+    if ns_side is None and ew_side is None:
+        return None
+    for side, other in ((ns_side, ew), (ew_side, ns)):
+        if isinstance(side, tuple):
+            # Both sides' shares in one value: the other value is empty or the same.
+            empty = other.strip().strip('"') in ("-", "")
+            return side if empty or _artificial_side(other) == side else None
+    if ns_side is None:
+        if ns.strip().strip('"') not in ("-", ""):
+            return None
+        ns_side = _other(str(ew_side))
+    if ew_side is None:
+        if ew.strip().strip('"') not in ("-", ""):
+            return None
+        ew_side = _other(str(ns_side))
+    return str(ns_side), str(ew_side)
+
+
+def _artificial_side(text: str) -> str | tuple[str, str] | None:
+    value = text.strip().strip('"').upper()
+    split = _SPLIT.fullmatch(value)
+    if split:
+        return (f"mp_pct {int(split.group(1))}", f"mp_pct {int(split.group(2))}")
+    one = _ONE.fullmatch(value)
+    if one:
+        percent = int(one.group(1) or one.group(2))
+        return f"mp_pct {percent}" if percent <= 100 else None
+    averages = _AVERAGES.fullmatch(value)
+    if averages:
+        kinds = {"+": "avg_plus", "-": "avg_minus", "=": "mp_pct 50"}
+        if averages.group(2):
+            return (kinds[averages.group(1)], kinds[averages.group(2)])
+        return kinds[averages.group(1)]
+    return None
+
+
+def _other(side: str) -> str:
+    """The other side's share of a score given for one side only."""
+    if side.startswith("mp_pct "):
+        return f"mp_pct {100 - int(side.split()[1])}"
+    return {"avg_plus": "avg_minus", "avg_minus": "avg_plus"}[side]
 
 
 @dataclass
@@ -131,13 +230,35 @@ def number_id(ids: pd.Series) -> pd.Series:
     return ids.mask(digits, stripped)
 
 
+ADJUSTMENT_COLUMNS = ("round", "deal", "player", "kind", "value", "reason")
+
+
+@dataclass(frozen=True)
+class Converted:
+    """A session as the toolkit's tables: its results, the adjustments its artificial
+    scores are, how its winners were chosen, and how many rounds it has."""
+
+    table: pd.DataFrame
+    adjustments: pd.DataFrame
+    note: str
+    rounds: int
+
+
 def results_table(
-    lines: list[TravellerLine], source: str, round_number: int = 1, winners: Winners = "auto"
-) -> tuple[pd.DataFrame, str]:
-    """The results table of the travellers, and a note saying how winners were chosen.
+    lines: list[TravellerLine],
+    source: str,
+    round_number: int = 1,
+    winners: Winners = "auto",
+    flat_averages: bool = False,
+    told: bool = False,
+) -> Converted:
+    """The results table of the travellers, its adjustments, and a note saying how
+    winners were chosen.
 
     "auto": two winners when no pair number sits in both directions (a Mitchell),
-    else one (a Howell).
+    else one (a Howell). `flat_averages`: average plus and minus are a flat 60% and 40%
+    (as the program that wrote the file gives them), not "60 or the pair's own".
+    `told`: the file says how many winners (the note says so).
     """
     if not lines:
         raise InvalidData(
@@ -158,9 +279,15 @@ def results_table(
             "ew": number_id(pd.Series([t.ew_pair for t in lines], dtype="str")),
             "score": [t.ns_score for t in lines],
             "line": [t.line for t in lines],
+            "given_round": [t.round for t in lines],
         }
     )
-    both = set(frame["ns"]) & set(frame["ew"])
+    if frame["section"].nunique() > 1:
+        # Pair 1 of section A is not pair 1 of section B: ids are unique across the
+        # session, as adjustments and a field of several sections need.
+        frame["ns"] = frame["section"] + frame["ns"]
+        frame["ew"] = frame["section"] + frame["ew"]
+    both = _both_ways(frame)
     two = winners == "two" or (winners == "auto" and not both)
     note = (
         "two winners: North-South and East-West pairs ranked apart"
@@ -169,6 +296,12 @@ def results_table(
     )
     if winners == "auto":
         note += " (chosen from the pair numbers; choose one or two winners to say otherwise)"
+    elif told:
+        note += " (as the file says)"
+    frame["round"] = _rounds(frame, source, round_number, bool(both) and not two)
+    rounds = int(frame["round"].nunique())
+    if rounds > 1:
+        note += f"; {rounds} rounds"
 
     def direction(seat: str, pair: str, score: pd.Series) -> pd.DataFrame:
         section = frame["section"]
@@ -177,7 +310,7 @@ def results_table(
         return pd.DataFrame(
             {
                 "section": section,
-                "round": round_number,
+                "round": frame["round"],
                 "deal": frame["board"],
                 "seat": seat,
                 "player": frame[pair],
@@ -191,8 +324,90 @@ def results_table(
         ignore_index=True,
     )
     _refuse_repeats(table, source)
-    table = table.sort_values(["section", "deal", "seat", "player"], kind="stable", key=_natural)
-    return table[list(RESULT_COLUMNS)].reset_index(drop=True), note
+    table = table.sort_values(
+        ["section", "round", "deal", "seat", "player"], kind="stable", key=_natural
+    )
+    adjustments = _adjustments(lines, frame, flat_averages)
+    return Converted(table[list(RESULT_COLUMNS)].reset_index(drop=True), adjustments, note, rounds)
+
+
+def _both_ways(frame: pd.DataFrame) -> set[tuple[str, str]]:
+    """The pairs (section, pair) that sit in both directions."""
+    ns = set(zip(frame["section"], frame["ns"], strict=True))
+    ew = set(zip(frame["section"], frame["ew"], strict=True))
+    return ns & ew
+
+
+def _rounds(frame: pd.DataFrame, source: str, first: int, moving: bool) -> pd.Series:
+    """Each line's round. A session in which every pair keeps its direction is one round,
+    `first` (its boards are compared as in one round either way); when pairs change
+    direction, the file's rounds, else rounds made of the meetings."""
+    if not moving:
+        return pd.Series(first, index=frame.index)
+    given = frame["given_round"].str.strip()
+    if (given != "").all():
+        bad = ~given.str.fullmatch(r"[0-9]{1,6}").astype(bool) | (given.str.lstrip("0") == "")
+        if bad.any():
+            raise InvalidData(
+                [
+                    Problem(
+                        source,
+                        f"round {value!r} is not a round number",
+                        (int(line),),
+                        "Round",
+                        "give rounds as numbers from 1",
+                        position="line",
+                        code="session.bad-line",
+                    )
+                    for value, line in zip(given[bad], frame["line"][bad], strict=True)
+                ][:MAX_SESSION_PROBLEMS]
+            )
+        return given.astype(int)
+    # Each meeting (two pairs, each in its direction, in a section) is the boards they
+    # played together; in board order, it goes in the first round neither has played.
+    meeting = frame["section"] + "\t" + frame["ns"] + "\t" + frame["ew"]
+    order = frame.assign(meeting=meeting, board_key=frame["board"].str.zfill(12))
+    firsts = order.sort_values(["board_key", "line"]).drop_duplicates("meeting")
+    played: dict[tuple[str, str], set[int]] = {}
+    round_of: dict[str, int] = {}
+    for key, section, ns, ew in zip(
+        firsts["meeting"], firsts["section"], firsts["ns"], firsts["ew"], strict=True
+    ):
+        busy = played.setdefault((section, ns), set()) | played.setdefault((section, ew), set())
+        number = first
+        while number in busy:
+            number += 1
+        played[(section, ns)].add(number)
+        played[(section, ew)].add(number)
+        round_of[key] = number
+    return meeting.map(round_of).astype(int)
+
+
+def _adjustments(
+    lines: list[TravellerLine], frame: pd.DataFrame, flat_averages: bool
+) -> pd.DataFrame:
+    """The adjustments the artificial scores are: one for each side of each line."""
+    rows: list[tuple[int, str, str, str, str, str]] = []
+    for index, line in enumerate(lines):
+        if line.artificial is None:
+            continue
+        for pair, given in zip(("ns", "ew"), line.artificial, strict=True):
+            kind, _, value = given.partition(" ")
+            if flat_averages and kind in ("avg_plus", "avg_minus"):
+                kind, value = "mp_pct", "60" if kind == "avg_plus" else "40"
+            rows.append(
+                (
+                    int(str(frame["round"].iat[index])),
+                    str(frame["board"].iat[index]),
+                    str(frame[pair].iat[index]),
+                    kind,
+                    value,
+                    f"artificial score (line {line.line})",
+                )
+            )
+    return pd.DataFrame(rows, columns=list(ADJUSTMENT_COLUMNS)).astype(
+        {"round": "int64", "deal": "str", "player": "str", "kind": "str", "value": "str"}
+    )
 
 
 def _refuse_repeats(table: pd.DataFrame, source: str) -> None:
@@ -220,4 +435,6 @@ def _natural(column: pd.Series) -> pd.Series:
     """Board and pair numbers sort as numbers where they are numbers (2 before 10)."""
     if column.name in ("deal", "player"):
         return column.str.zfill(12)
+    if column.name == "round":
+        return column.astype("int64")
     return column

@@ -21,17 +21,25 @@ import re
 from typing import Any
 
 from duplicate.errors import InvalidData, Problem
-from duplicate.imports.session import Findings, TravellerLine, refuse_mixed_encoding
+from duplicate.imports.session import (
+    Findings,
+    SessionInfo,
+    TravellerLine,
+    artificial,
+    has_fraction,
+    points,
+    refuse_mixed_encoding,
+)
 from duplicate.limits import MAX_SESSION_TAGS
 
-_SCORE = re.compile(r"[+-]?[0-9]{1,6}")
 _LINE_FIELDS = ("NS_PAIR_NUMBER", "EW_PAIR_NUMBER", "SCORE")
 # Elements that hold others and cannot hold themselves.
 _NOT_NESTED = ("BOARD", "TRAVELLER_LINE", "SECTION")
 
 
-def read_usebio(data: bytes, source: str) -> list[TravellerLine]:
-    """Every traveller line of every board, in file order."""
+def read_usebio(data: bytes, source: str, info: SessionInfo | None = None) -> list[TravellerLine]:
+    """Every traveller line of every board, in file order; what the file says of the
+    session goes into `info`."""
     from lxml import etree
 
     tags = data.count(b"<")
@@ -84,6 +92,7 @@ def read_usebio(data: bytes, source: str) -> list[TravellerLine]:
         refuse_mixed_encoding(data, source)
     found = Findings(source)
     lines: list[TravellerLine] = []
+    _info(root, info if info is not None else SessionInfo())
     _nesting(root, found)
     boards: dict[Any, tuple[str, str] | None] = {}
     for traveller in root.iter("TRAVELLER_LINE"):
@@ -109,6 +118,44 @@ def read_usebio(data: bytes, source: str) -> list[TravellerLine]:
             found.add(_missing(source, board, "BOARD_NUMBER"))
     found.raise_any()
     return lines
+
+
+def _text(element: Any, path: str) -> str:
+    found = element.find(path)
+    return str(found.text or "").strip() if found is not None and len(found) == 0 else ""
+
+
+def _info(root: Any, info: SessionInfo) -> None:
+    """The event's title, date, winners, scoring and kind, and the players' names."""
+    event = root.find("EVENT")
+    if event is None:
+        return
+    info.title = _text(event, "TITLE") or _text(event, "EVENT_DESCRIPTION")
+    date = re.fullmatch(r"([0-9]{2})[-/.]([0-9]{2})[-/.]([0-9]{4})", _text(event, "DATE"))
+    iso = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", _text(event, "DATE"))
+    if date is not None:
+        info.date = f"{date.group(3)}-{date.group(2)}-{date.group(1)}"
+    elif iso is not None:
+        info.date = iso.group(0)
+    info.winners = {"1": "one", "2": "two"}.get(_text(event, "WINNER_TYPE"), "")
+    info.competition = str(event.get("EVENT_TYPE") or "").strip()
+    # What the participants are says it too: teams, or players who are no pair's.
+    participants = event.find("PARTICIPANTS")
+    if participants is not None and participants.find("TEAM") is not None:
+        info.competition = info.competition or "teams"
+    elif participants is not None and participants.find("PLAYER") is not None:
+        info.competition = info.competition or "individual"
+    info.scoring = _text(event, "BOARD_SCORING_METHOD") or next(
+        (_text(s, "BOARD_SCORING_METHOD") for s in event.iter("SESSION", "SECTION")), ""
+    )
+    info.program = _text(event, "PROGRAM_NAME") or _text(root, "PROGRAM_NAME")
+    for pair in root.iter("PAIR"):
+        number = _text(pair, "PAIR_NUMBER")
+        names = [_text(p, "PLAYER_NAME") for p in pair.iter("PLAYER")]
+        sections = pair.iterancestors("SECTION")
+        section = next((str(s.get("SECTION_ID") or _text(s, "SECTION_ID")) for s in sections), "")
+        if number and any(names):
+            info.names.setdefault((section.strip(), number), " & ".join(n for n in names if n))
 
 
 def _nesting(root: Any, found: Findings) -> None:
@@ -143,21 +190,40 @@ def _line(traveller: Any, board: str, section: str, found: Findings) -> Travelle
             found.add(_missing(found.source, traveller, name))
             return None
     ns, ew, score = (str(v) for v in values)
-    if not _SCORE.fullmatch(score):
+    in_points = points(score)
+    given = artificial(score, "-") if in_points is None else None
+    if in_points is None and given is None:
+        fraction = has_fraction(score)
         found.add(
             Problem(
                 found.source,
-                f"SCORE {score!r} is not a score in points",
+                f"SCORE {score!r} "
+                + (
+                    "has a fraction: a bridge score is a whole number of points"
+                    if fraction
+                    else "is not a score in points"
+                ),
                 (traveller.sourceline or 1,),
                 "SCORE",
-                "an artificial score (A60, 60%) is left out here and given as an "
-                "adjustment (kind mp_pct or avg_plus)",
+                "give the score in whole points (430, or 430.0 as some programs write it)"
+                if fraction
+                else "give a score in points, or an artificial score (A5050, A60, 60%, A+, A-)",
                 position="line",
                 code="cell.not-a-score",
             )
         )
         return None
-    return TravellerLine(section, board, ns, ew, int(score), traveller.sourceline or 1)
+    round_number = _field(traveller, "ROUND_NUMBER", found) or ""
+    return TravellerLine(
+        section,
+        board,
+        ns,
+        ew,
+        in_points or 0,
+        traveller.sourceline or 1,
+        round=round_number,
+        artificial=given,
+    )
 
 
 def _field(element: Any, name: str, found: Findings) -> str | None:

@@ -477,3 +477,41 @@ def test_the_same_event_prints_the_same_bytes(event: Path, tmp_path: Path) -> No
     again = tmp_path / "again.pdf"
     assert run("print", event, "--what", "score-cards", "--cards-per-page", 4, "-o", again)[0] == 0
     assert again.read_bytes() == first
+
+
+def test_blank_bridge_travellers_one_per_board(tmp_path: Path) -> None:
+    session = ROOT / "sample_data" / "bridge_session.pbn"
+    out = tmp_path / "travellers.pdf"
+    code, _, err = run("print", session, "--what", "travellers", "-o", out)
+    assert code == 0, err
+    text = pages(out)
+    # Two boards to a page; each with its dealer and vulnerability by its number, and a
+    # line per table with the pairs that meet on it (as the session has them).
+    boards = sorted(
+        {
+            line.split("Board ")[1].split(" ")[0]
+            for line in "".join(text).split("\r\n")
+            if "Board " in line
+        },
+        key=int,
+    )
+    assert len(text) == (len(boards) + 1) // 2
+    first = text[0]
+    assert "第 1 副 Board 1 · 发牌 Dealer N · 局况 Vul None" in first
+    assert "第 2 副 Board 2 · 发牌 Dealer E · 局况 Vul NS" in first
+    for heading in ("定约 Contract", "庄 By", "首攻 Lead", "墩 Tricks", "北南 MP", "东西 MP"):
+        assert heading in first
+    board_1 = first[: first.index("Board 2")]
+    assert re.findall(r"\r\n([0-9]+) ([0-9]+)", board_1) == [
+        ("1", "6"),
+        ("2", "8"),
+        ("4", "7"),
+        ("5", "9"),
+    ]
+    assert fonts_embedded(out)
+    assert all(fonts_embedded(out))
+    keep(out, "bridge-traveller")
+    # A session prints travellers only.
+    code, _, err = run("print", session, "--what", "table-cards", "-o", tmp_path / "x.pdf")
+    assert code == 2
+    assert "travellers only" in err

@@ -48,6 +48,8 @@ def print_event(
     from a published seating of the event folder `source` (the latest, or round
     `round_number`), or every player's score card from its results (with every
     adjustment, as the standings apply them), `cards_per_page` to a page (1, 2 or 4).
+    For a bridge session's file (PBN or USEBIO) as `source`, blank bridge travellers:
+    one per board, a line per table with its pairs, for the same movement.
 
     Score sheets and travellers have `deals` lines or pages (default: as many deals as
     the latest round played). The pages are set in a Chinese TrueType font embedded in
@@ -66,6 +68,8 @@ def print_event(
     from duplicate.render.fonts import cjk_font
 
     folder = source.folder if isinstance(source, Event) else source
+    if what == "travellers" and _is_session(source):
+        return _bridge_travellers(source, font)
     if not isinstance(folder, str | Path) or not is_event(folder):
         raise UsageError(
             f"{source} is not an event folder (see `duplicate event init`)", "print.no-event"
@@ -116,6 +120,29 @@ def _printed(
                 )
             )
     return Printed(what, pdf, event.rules, event, tuple(warnings), face.path)
+
+
+def _is_session(source: Any) -> bool:
+    """A bridge session's file (PBN or USEBIO XML), or an event read from one."""
+    path = source.parts[0].path if isinstance(source, Event) and source.parts else source
+    return isinstance(path, str | Path) and Path(path).suffix.casefold() in (".pbn", ".xml")
+
+
+def _bridge_travellers(source: Any, font: str | None) -> Printed:
+    """A blank traveller per board of a bridge session, for the same movement: who
+    meets whom on each board, from the session's traveller lines."""
+    from duplicate.imports import session_lines
+    from duplicate.render import printed
+    from duplicate.render.fonts import cjk_font
+
+    path = source.parts[0].path if isinstance(source, Event) else str(source)
+    lines = session_lines(path)
+    meetings = [(line.section, line.board, line.ns_pair, line.ew_pair) for line in lines]
+    face = cjk_font(font)
+    heading = Path(path).name
+    pdf = printed.bridge_travellers(meetings, heading, face)
+    event = source if isinstance(source, Event) else Event(path, Rules(method="percentage"))
+    return Printed("travellers", pdf, event.rules, event, (), face.path)
 
 
 def _deal_numbers(event: Event, seating: Any, deals: int | None) -> list[int]:

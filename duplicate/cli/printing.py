@@ -4,6 +4,7 @@ travellers as PDF for the venue."""
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -27,13 +28,20 @@ def register(app: typer.Typer) -> None:
 @reports_errors
 @settings_options("scoring", "source", "output", skip=("output", "format", "excel"))
 def print_event(
-    folder: Annotated[str, typer.Argument(metavar="DIR", help="The event folder.")],
+    folder: Annotated[
+        str,
+        typer.Argument(
+            metavar="DIR",
+            help="The event folder; for bridge travellers, a bridge session (PBN or USEBIO).",
+        ),
+    ],
     what: Annotated[
         Printable,
         typer.Option(
             "--what",
             help="table-cards, seating-list, score-cards, score-sheets (blank, one per "
-            "table) or travellers (blank, one per deal).",
+            "table) or travellers (blank, one per deal; from a bridge session, one per "
+            "board).",
         ),
     ],
     output: Annotated[str, typer.Option("--output", "-o", help="The PDF file to write.")],
@@ -68,18 +76,24 @@ def print_event(
     """Print for the venue (A4 PDF, every page headed by the event's title, date and
     venue): table cards, a seating list (in pinyin order), blank score sheets and
     travellers from a published seating in DIR/seatings, or every player's score card
-    from the event's results, with its adjustments. The font is embedded: the pages
-    print the same anywhere.
+    from the event's results, with its adjustments; from a bridge session (PBN or
+    USEBIO), blank travellers for its movement. The font is embedded: the pages print
+    the same anywhere.
 
     Example: duplicate print spring --what table-cards -o round3-tables.pdf
+
+    Bridge: duplicate print club.pbn --what travellers -o travellers.pdf
     """
     import duplicate
     from duplicate.errors import UsageError
     from duplicate.io.event_folder import is_event
 
-    if not is_event(folder):
+    session = Path(folder).suffix.casefold() in (".pbn", ".xml")
+    if not (is_event(folder) or (session and what == Printable.travellers)):
+        also = "; a bridge session prints travellers only" if session else ""
         raise UsageError(
-            f"{folder} is not an event folder (see `duplicate event init`)", "print.no-event"
+            f"{folder} is not an event folder (see `duplicate event init`){also}",
+            "print.no-event",
         )
     event = load(folder, settings)
     printed = duplicate.print_event(

@@ -14,7 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from duplicate.errors import InvalidData, Problem, UsageError
-from duplicate.imports.session import Winners, refuse_mixed_encoding, results_table
+from duplicate.imports.session import (
+    TravellerLine,
+    Winners,
+    refuse_mixed_encoding,
+    results_table,
+)
 from duplicate.limits import MAX_IMPORT_BYTES, MAX_ROUND
 from duplicate.rules import Rules
 
@@ -82,10 +87,24 @@ def session_table(
     winners: Winners = "auto",
 ) -> Session:
     """read_session on the bytes of a file already read."""
-    from duplicate.imports.pbn import read_pbn
-    from duplicate.imports.usebio import read_usebio
-
     check_round(round_number)
+    _refuse_large(data, source)
+    fmt = fmt or session_format(source, data)
+    table, note = results_table(_lines(data, source, fmt), source, round_number, winners)
+    return Session(table, note, fmt, source)
+
+
+def session_lines(path: str | Path, fmt: SessionFormat | None = None) -> list[TravellerLine]:
+    """Every traveller line of a PBN or USEBIO session (board, the two pairs, the
+    score), in file order: who met whom on each board."""
+    from duplicate.io.source import read_at_most
+
+    source, data = read_at_most(path, MAX_IMPORT_BYTES)
+    _refuse_large(data, source.name)
+    return _lines(data, source.name, fmt or session_format(source.name, data))
+
+
+def _refuse_large(data: bytes, source: str) -> None:
     if len(data) > MAX_IMPORT_BYTES:
         raise InvalidData(
             [
@@ -98,13 +117,15 @@ def session_table(
                 )
             ]
         )
-    fmt = fmt or session_format(source, data)
+
+
+def _lines(data: bytes, source: str, fmt: SessionFormat) -> list[TravellerLine]:
+    from duplicate.imports.pbn import read_pbn
+    from duplicate.imports.usebio import read_usebio
+
     if fmt == "usebio":
-        lines = read_usebio(data, source)
-    else:
-        lines = read_pbn(_pbn_text(data, source), source)
-    table, note = results_table(lines, source, round_number, winners)
-    return Session(table, note, fmt, source)
+        return read_usebio(data, source)
+    return read_pbn(_pbn_text(data, source), source)
 
 
 def _pbn_text(data: bytes, source: str) -> str:

@@ -447,3 +447,75 @@ def _byes(seating: pd.DataFrame) -> np.ndarray:
     if "bye" not in seating.columns:
         return np.zeros(len(seating), dtype=bool)
     return byes(seating["bye"])
+
+
+# A bridge board's dealer and vulnerability by its number, as duplicate boards are made
+# (the 16-board cycle).
+DEALERS = ("N", "E", "S", "W")
+# fmt: off
+VULNERABLE = (
+    "None", "NS", "EW", "Both", "NS", "EW", "Both", "None",
+    "EW", "Both", "None", "NS", "Both", "None", "NS", "EW",
+)
+# fmt: on
+BRIDGE_COLUMNS = (
+    ("北南 NS", 0.8),
+    ("东西 EW", 0.8),
+    ("定约 Contract", 1.3),
+    ("庄 By", 0.7),
+    ("首攻 Lead", 0.9),
+    ("墩 Tricks", 0.9),
+    ("北南 NS +", 1.0),
+    ("东西 EW +", 1.0),
+    ("北南 MP", 0.9),
+    ("东西 MP", 0.9),
+)
+TRAVELLERS_PER_PAGE = 2
+
+
+def bridge_travellers(
+    meetings: Sequence[tuple[str, str, str, str]], heading: str, font: Font
+) -> bytes:
+    """A blank traveller per board of a bridge session, two to a page: the board's
+    dealer and vulnerability, and a line per table that plays it with its North-South
+    and East-West pairs, the rest (contract, declarer, lead, tricks, each side's score
+    and matchpoints) to fill in. `meetings`: (section, board, NS pair, EW pair)."""
+    page = Page(font, "travellers")
+    boards: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for section, board, ns, ew in meetings:
+        boards.setdefault((section, board), []).append((ns, ew))
+    height = HEIGHT / TRAVELLERS_PER_PAGE
+    row = 24.0
+    capacity = int((height - MARGIN - 60) // row)
+    slips: list[tuple[str, list[tuple[str, str]]]] = []
+    for (section, board), pairs in sorted(
+        boards.items(), key=lambda item: (_natural(item[0][0]), _natural(item[0][1]))
+    ):
+        pairs = sorted(pairs, key=lambda p: (_natural(p[0]), _natural(p[1])))
+        title = f"{section} · " if section else ""
+        title += f"第 {board} 副 Board {board}"
+        if board.isdigit():
+            number = int(board) - 1
+            title += f" · 发牌 Dealer {DEALERS[number % 4]} · 局况 Vul {VULNERABLE[number % 16]}"
+        for part, start in enumerate(range(0, len(pairs), capacity)):
+            shown = title + (f" ({part + 1})" if part else "")
+            slips.append((shown, pairs[start : start + capacity]))
+    shares = np.cumsum([share for _, share in BRIDGE_COLUMNS])
+    xs = [MARGIN] + [float(MARGIN + x / shares[-1] * (WIDTH - 2 * MARGIN)) for x in shares]
+    for sheet in _chunks(slips, TRAVELLERS_PER_PAGE):
+        for at, (title, pairs) in enumerate(sheet):
+            top = HEIGHT - at * height - MARGIN * 0.7
+            page.text(MARGIN, top, heading, 9)
+            page.fitted(MARGIN, top - 22, title, 15, WIDTH - 2 * MARGIN)
+            y = top - 44
+            for (label, _), x in zip(BRIDGE_COLUMNS, xs, strict=False):
+                page.fitted(x + 3, y, label, 8, 60)
+            y -= 6
+            _grid(page, y, row, len(pairs), xs)
+            for n, (ns, ew) in enumerate(pairs):
+                line = y - (n + 1) * row + row * 0.32
+                page.text(xs[1] - 6, line, ns, 11, "right")
+                page.text(xs[2] - 6, line, ew, 11, "right")
+        _cut_marks(page, 1, TRAVELLERS_PER_PAGE)
+        page.next_page()
+    return page.pdf()

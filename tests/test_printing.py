@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import re
 import subprocess
@@ -21,10 +22,13 @@ import pandas as pd
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pypinyin import Style, lazy_pinyin
 from typer.testing import CliRunner
 
 from duplicate.cli import app
-from duplicate.render.name_order import name_key
+from duplicate.render.name_order import SURNAMES, name_key
 from tests.conftest import ROOT, codes, line_of
 
 runner = CliRunner()
@@ -277,6 +281,44 @@ def test_names_are_ordered_by_pinyin_then_tone() -> None:
     # Syllable by syllable, each syllable's tone before the next: 妈 ma1 first, then
     # 马力 ma3 li before 马明 ma3 ming.
     assert sorted(["妈妈", "马明", "马力"], key=name_key) == ["妈妈", "马力", "马明"]
+
+
+# Characters with no other reading as a surname.
+HAN = "".join(
+    char
+    for char in (
+        "李王张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭萧田董潘袁蔡蒋余于"
+        "杜叶程苏魏吕丁沈任姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙"
+        "史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+    )
+    if char not in SURNAMES
+)
+NAMES_DRAWN = st.text(alphabet=HAN + "abcXYZ é", min_size=1, max_size=4)
+
+
+def _reference(name: str) -> list[tuple[str, str]]:
+    """A name as pinyin syllables, a character at a time (the plain reading)."""
+    syllables = []
+    for char in name:
+        if char in HAN:
+            reading = lazy_pinyin(char, style=Style.TONE3, neutral_tone_with_five=True)[0]
+            syllables.append((reading[:-1].replace("v", "ü"), reading[-1]))
+    return syllables
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=HAN, min_size=1, max_size=3), min_size=2, max_size=12))
+def test_chinese_names_sort_as_their_syllables_read_one_by_one(names: list[str]) -> None:
+    ordered = sorted(names, key=name_key)
+    # Each name's syllables (letters, then tone) never come before the previous one's.
+    syllables = [_reference(name) for name in ordered]
+    assert all(a <= b for a, b in itertools.pairwise(syllables))
+
+
+@settings(max_examples=100, deadline=None)
+@given(NAMES_DRAWN)
+def test_latin_letters_sort_without_case(name: str) -> None:
+    assert name_key(name.upper())[0] == name_key(name.lower())[0]
 
 
 def test_a_long_name_is_fitted_and_kept_whole(event: Path, tmp_path: Path) -> None:

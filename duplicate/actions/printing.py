@@ -54,7 +54,8 @@ def print_event(
     Score sheets and travellers have `deals` lines or pages (default: as many deals as
     the latest round played). The pages are set in a Chinese TrueType font embedded in
     the PDF: the file `font`, else the one found on the machine
-    (duplicate.render.fonts).
+    (duplicate.render.fonts); `.warnings` names each name with characters the font
+    lacks (printed as a white square).
 
         >>> import duplicate
         >>> duplicate.print_event("spring", "score-cards").pdf[:4]  # doctest: +SKIP

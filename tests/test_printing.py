@@ -557,3 +557,22 @@ def test_blank_bridge_travellers_one_per_board(tmp_path: Path) -> None:
     code, _, err = run("print", session, "--what", "table-cards", "-o", tmp_path / "x.pdf")
     assert code == 2
     assert "travellers only" in err
+
+
+def test_no_chinese_font_on_the_machine_says_how_to_get_one(
+    event: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from duplicate.render import fonts
+
+    monkeypatch.setattr(fonts, "KNOWN", (str(tmp_path / "no-such-font.ttc"),))
+    fonts.cjk_font.cache_clear()
+    try:
+        out = tmp_path / "x.pdf"
+        code, _, err = run("print", event, "--what", "table-cards", "-o", out)
+    finally:
+        fonts.cjk_font.cache_clear()
+    assert code == 2
+    assert codes(err) == ["print.no-font"]
+    assert "make fonts" in err
+    assert "--font" in err
+    assert not out.exists()

@@ -576,3 +576,25 @@ def test_no_chinese_font_on_the_machine_says_how_to_get_one(
     assert "make fonts" in err
     assert "--font" in err
     assert not out.exists()
+
+
+def test_many_names_cut_on_a_page_are_given_in_full_on_a_page_of_their_own(
+    tmp_path: Path,
+) -> None:
+    from duplicate.render import printed
+    from duplicate.render.fonts import cjk_font
+
+    seating = pd.DataFrame(
+        {"section": "", "round": 1, "table": [1] * 4 + [2], "seat": [0, 1, 2, 3, 0]}
+    ).assign(player=[f"P{n}" for n in range(1, 6)])
+    names = {f"P{n}": f"{LONG} {n}" for n in range(1, 6)}
+    out = tmp_path / "list.pdf"
+    out.write_bytes(printed.seating_list(seating, "Club", names, cjk_font()))
+    text = pages(out)
+    assert len(text) == 2
+    assert text[0].count("\u2026") == 5
+    assert text[1].startswith("全名 Names in full")
+    joined = text[1].replace("\r\n", "").replace(" ", "")
+    for player, name in names.items():
+        assert f"*{player}{name}".replace(" ", "") in joined
+    keep(out, "names-in-full", 1)

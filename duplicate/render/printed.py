@@ -32,6 +32,8 @@ LINES_PER_PAGE = 38
 # The smallest size a name is set in to fit its place, before it is cut.
 MIN_SIZE = 7.0
 ELLIPSIS = "\u2026"
+# How many names cut on a page are given in full at its foot (more: a page of their own).
+FOOT = 3
 # Score cards to an A4 page: how the page is cut (columns, rows).
 CARD_GRID = {1: (1, 1), 2: (1, 2), 4: (2, 2)}
 CARD_FIELDS = ("round", "deal", "table", "seat", "score", "mp_pct", "deal_rank", "rank_points")
@@ -122,14 +124,25 @@ class Page:
         return float(HEIGHT - MARGIN - 70)
 
     def next_page(self) -> None:
-        """Close the page, with the names cut on it written in full at its foot."""
+        """Close the page, with the names cut on it written in full: at its foot, or
+        on a page of their own when there are more than FOOT of them."""
         cut, self.cut = list(self.cut), {}
-        y = MARGIN / 2 + 12 * (len(cut) - 1)
-        for name in cut:
-            self.fitted(MARGIN, y, "* " + name, 8, WIDTH - 2 * MARGIN, lines=3)
-            y -= 12 * 3 if self.font.width("* " + name, MIN_SIZE) > WIDTH - 2 * MARGIN else 12
+        if len(cut) <= FOOT:
+            self._in_full(cut, MARGIN / 2 + 20 * (len(cut) - 1))
+        else:
+            for chunk in _chunks(cut, 30):
+                self.canvas.showPage()
+                self.text(MARGIN, HEIGHT - MARGIN, "全名 Names in full", 14)
+                self._in_full(chunk, HEIGHT - MARGIN - 30)
         self.cut = {}
         self.canvas.showPage()
+
+    def _in_full(self, names: list[str], top: float) -> None:
+        """Each name marked `*`, on two lines if need be, from `top` down."""
+        y = top
+        for name in names:
+            self.fitted(MARGIN, y, "* " + name, 8, WIDTH - 2 * MARGIN, lines=2)
+            y -= 20 if self.font.width("* " + name, 8) > WIDTH - 2 * MARGIN else 10
 
     def pdf(self) -> bytes:
         self.canvas.save()

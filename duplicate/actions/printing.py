@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from duplicate.actions.common import event_of
 from duplicate.errors import Problem, UsageError
 from duplicate.event import Event
 from duplicate.rules import Rules
+
+if TYPE_CHECKING:
+    from duplicate.render.fonts import Font
 
 Printable = Literal["table-cards", "seating-list", "score-cards", "score-sheets", "travellers"]
 # Score cards to an A4 page.
@@ -93,7 +96,7 @@ def print_event(
     seating = seating.fillna("")
     if what in ("score-sheets", "travellers"):
         draw_blank = printed.score_sheets if what == "score-sheets" else printed.travellers
-        pdf = draw_blank(seating, heading, names, face, _deal_numbers(event, seating, deals))
+        pdf = draw_blank(seating, heading, names, face, _deal_numbers(event, deals))
     else:
         draw = printed.table_cards if what == "table-cards" else printed.seating_list
         pdf = draw(seating, heading, names, face)
@@ -101,7 +104,7 @@ def print_event(
 
 
 def _printed(
-    what: Printable, pdf: bytes, event: Event, face: Any, names: dict[str, str], heading: str
+    what: Printable, pdf: bytes, event: Event, face: Font, names: dict[str, str], heading: str
 ) -> Printed:
     """The document, with a warning for each name (and the heading) the font cannot
     print whole."""
@@ -146,7 +149,7 @@ def _bridge_travellers(source: Any, font: str | None) -> Printed:
     return Printed("travellers", pdf, event.rules, event, (), face.path)
 
 
-def _deal_numbers(event: Event, seating: Any, deals: int | None) -> list[int]:
+def _deal_numbers(event: Event, deals: int | None) -> list[int]:
     """The deals of the seated round: `deals` of them, else as many as the latest round
     played; numbered from 1, or on from the last deal played when deals are numbered
     through the event."""

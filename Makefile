@@ -9,7 +9,7 @@ MINIMUM := .venv-minimum
 # click 8.5 deprecates names that typer's early releases import: a warning, not a defect.
 MINIMUM_WARNINGS := -W "ignore:'click.utils.get_:DeprecationWarning"
 
-.PHONY: run test lint types unit minimum browser bench fuzz golden docs sample clean
+.PHONY: run test lint types unit minimum browser fonts bench fuzz golden docs sample clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,11 +37,11 @@ types: $(DEV_INSTALLED)
 
 # worksteal: a page of examples or a property test takes tens of seconds; a worker with
 # nothing left takes queued tests from a busy one.
-unit: $(DEV_INSTALLED) browser
+unit: $(DEV_INSTALLED) browser fonts
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
 ## minimum: the declared minimum versions of every dependency, and the fast tests on them
-minimum: $(MINIMUM)/.installed
+minimum: $(MINIMUM)/.installed fonts
 	$(MINIMUM)/bin/python -m pytest -n auto --dist worksteal -q -m "not slow" -p no:cacheprovider $(MINIMUM_WARNINGS) \
 	  --ignore=tests/test_dask_engine.py --ignore=tests/test_report_browser.py
 
@@ -63,6 +63,15 @@ browser:
 	  $$sudo apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
 	    chromium chromium-driver fonts-wqy-zenhei >/dev/null; \
+	fi
+
+## fonts: Debian's fonts-wqy-zenhei, the Chinese TrueType font `duplicate print` embeds
+## in its PDFs (elsewhere: a Chinese TrueType font of the system, or `print --font FILE`)
+fonts:
+	@if [ ! -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ]; then \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq fonts-wqy-zenhei >/dev/null; \
 	fi
 
 ## bench: validate, score (against DuckDB and a read-and-write floor), standings and seat on four input shapes (ROWS=1000000, best of REPEAT=3)

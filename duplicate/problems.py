@@ -999,6 +999,30 @@ KINDS: tuple[Kind, ...] = (
         "The event folder holds no published seating of the round asked for.",
         "Seat the round from the folder first (`duplicate seat DIR`).",
     ),
+    Kind(
+        "print.no-font",
+        "No Chinese TrueType font that can be embedded in the PDF was found (or the file "
+        "given is not one).",
+        "Run `make fonts` (Debian's fonts-wqy-zenhei), or give a .ttf or .ttc font with "
+        "Chinese glyphs with `--font FILE`.",
+    ),
+    Kind(
+        "print.unprintable",
+        "A name has characters the font has no glyph for (an emoji, say): each is "
+        "printed as a white square.",
+        "Write the name without them in the players file, or give a font that has them.",
+    ),
+    Kind(
+        "print.bad-cards-per-page",
+        "Score cards come 1, 2 or 4 to an A4 page.",
+        "Give 1, 2 or 4.",
+    ),
+    Kind(
+        "print.no-deals",
+        "Blank score sheets and travellers need the number of deals of the round, and no "
+        "round has been played to count them from.",
+        "Give the number of deals with `--deals N`.",
+    ),
 )
 
 CATALOG: dict[str, Kind] = {kind.code: kind for kind in KINDS}

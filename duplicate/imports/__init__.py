@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from duplicate.errors import InvalidData, Problem, UsageError
 from duplicate.imports.session import (
     SessionInfo,
+    TravellerLine,
     Winners,
     refuse_mixed_encoding,
     results_table,
@@ -112,28 +113,11 @@ def session_table(
     winners: Winners = "auto",
 ) -> Session:
     """read_session on the bytes of a file already read."""
-    from duplicate.imports.pbn import read_pbn
-    from duplicate.imports.usebio import read_usebio
-
     check_round(round_number)
-    if len(data) > MAX_IMPORT_BYTES:
-        raise InvalidData(
-            [
-                Problem(
-                    source,
-                    f"is more than {MAX_IMPORT_BYTES:,} bytes, the most a session file may "
-                    "hold; the rest was not read",
-                    hint="split the event into sessions",
-                    code="session.too-large",
-                )
-            ]
-        )
+    _refuse_large(data, source)
     fmt = fmt or session_format(source, data)
     info = SessionInfo()
-    if fmt == "usebio":
-        lines = read_usebio(data, source, info)
-    else:
-        lines = read_pbn(_pbn_text(data, source), source, info)
+    lines = _lines(data, source, fmt, info)
     method = session_method(info, source)
     told = winners == "auto" and bool(info.winners)
     if told:
@@ -148,6 +132,31 @@ def session_table(
         factoring="neuberg" if method == "percentage" else "none",
     )
     return Session(converted.table, note, fmt, source, rules, converted.adjustments, info)
+
+
+def session_lines(path: str | Path, fmt: SessionFormat | None = None) -> list[TravellerLine]:
+    """Every traveller line of a PBN or USEBIO session (board, the two pairs, the
+    score), in file order: who met whom on each board."""
+    from duplicate.io.source import read_at_most
+
+    source, data = read_at_most(path, MAX_IMPORT_BYTES)
+    _refuse_large(data, source.name)
+    return _lines(data, source.name, fmt or session_format(source.name, data), SessionInfo())
+
+
+def _refuse_large(data: bytes, source: str) -> None:
+    if len(data) > MAX_IMPORT_BYTES:
+        raise InvalidData(
+            [
+                Problem(
+                    source,
+                    f"is more than {MAX_IMPORT_BYTES:,} bytes, the most a session file may "
+                    "hold; the rest was not read",
+                    hint="split the event into sessions",
+                    code="session.too-large",
+                )
+            ]
+        )
 
 
 # Programs that give average plus and minus as a flat 60% and 40%.
@@ -197,6 +206,15 @@ def session_method(info: SessionInfo, source: str) -> str:
                 ]
             ) from None
     return method
+
+
+def _lines(data: bytes, source: str, fmt: SessionFormat, info: SessionInfo) -> list[TravellerLine]:
+    from duplicate.imports.pbn import read_pbn
+    from duplicate.imports.usebio import read_usebio
+
+    if fmt == "usebio":
+        return read_usebio(data, source, info)
+    return read_pbn(_pbn_text(data, source), source, info)
 
 
 def _pbn_text(data: bytes, source: str) -> str:

@@ -17,9 +17,14 @@ from duplicate.limits import MAX_DEAL_CENTS
 from duplicate.options import (
     RULES,
     TIE_BREAKS,
+    BoardMp,
     DealScopeName,
     Factoring,
     Method,
+    PercentageOf,
+    PercentageRounding,
+    PlaceTies,
+    SharedPlaces,
     TieRanking,
     as_decimal,
     given,
@@ -27,6 +32,7 @@ from duplicate.options import (
     parse_whole,
     rules_toml,
     rules_values,
+    setting,
     settings,
 )
 from duplicate.stages.stage_rules import StageRules
@@ -67,6 +73,16 @@ class Rules:
     # for its datum, and the deals a player needs to be placed.
     sp_trim: Decimal = Decimal("0.25")
     sp_min_deals: int = 0
+    # Percentage standings, as a bridge scoring program publishes them (docs/bridge.md,
+    # Percentage conventions): the mean of board percentages or total MP over total
+    # top; from exact board MPs or from board MPs rounded to so many decimals; how an
+    # exact half rounds; a shared place written 8 or 8=; ties shared or split by
+    # count-back.
+    percentage_of: PercentageOf = "mean"
+    board_mp: BoardMp = "exact"
+    percentage_rounding: PercentageRounding = "half-up"
+    shared_places: SharedPlaces = "plain"
+    place_ties: PlaceTies = "shared"
     # Paohuzi (001_*.txt appendix 1): the event's minimum huxi to win (起胡胡息数).
     paohuzi_min_huxi: int = 15
     # Stack elimination and fixed hands.
@@ -122,6 +138,20 @@ class Rules:
             raise UsageError(
                 "{opt:sp_min_deals} and {opt:paohuzi_min_huxi} must be >= 0", "rules.bad-value"
             )
+        for name in (
+            "percentage_of",
+            "board_mp",
+            "percentage_rounding",
+            "shared_places",
+            "place_ties",
+        ):
+            choices = setting(name).choices
+            if getattr(self, name) not in choices:
+                raise UsageError(
+                    f"{{opt:{name}}} must be one of {', '.join(choices)}, "
+                    f"not {getattr(self, name)!r}",
+                    "rules.bad-value",
+                )
         unknown = [t for t in self.tie_breaks if t not in TIE_BREAKS]
         if unknown or len(set(self.tie_breaks)) != len(self.tie_breaks):
             raise UsageError(

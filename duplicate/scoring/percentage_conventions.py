@@ -1,0 +1,209 @@
+"""The percentage conventions of bridge scoring programs (docs/bridge.md, Percentage
+conventions), exactly and vectorised: each board's figure as the convention takes it,
+each pair's percentage from those figures, point-a-board count-back between pairs on
+equal percentages, and shared places written `8=`.
+
+A board's figure: its MP% exactly (pct_num / pct_den), and its MP: that MP% of the
+board's top, exact or rounded to `board_mp` decimals as published. A result with an
+assigned MP% takes the top of its comparison group (the largest top of the results
+compared there; 0 when none is).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from duplicate.errors import OutOfRange
+from duplicate.model.codes import sum_by
+from duplicate.model.exact import FloatArray, IntArray, div_rounded, fraction_sums
+from duplicate.model.grouping import section_codes
+from duplicate.rules import Rules
+from duplicate.scoring.scored_items import ScoredItems
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class BoardFigures:
+    """Per counted result (a row with an MP%, void ones left out): the board as the
+    convention counts it."""
+
+    # The board percentage the convention uses, as a fraction of 1: num / den.
+    num: IntArray
+    den: IntArray
+    # MP as shown (in 10**-mp_scale) and top; `compared` marks the results compared
+    # at the table (not assigned): the standings' mp and top columns sum those.
+    mp: IntArray
+    top: IntArray
+    compared: BoolArray
+    mp_scale: int
+    # Total MP over total top: the MP counted (exactly: mp_num / mp_den; rounded:
+    # mp_units in 10**-decimals) and the top it counts against.
+    mp_num: IntArray
+    mp_den: IntArray
+    group_top: IntArray
+
+
+@dataclass(frozen=True)
+class PairPercentages:
+    """Per player: the percentage published (hundredths), an exact sort key
+    (key_num / key_den is the percentage times a factor common to every player) and
+    the deals counted."""
+
+    centi: IntArray
+    key_num: IntArray
+    key_den: IntArray
+    deals: IntArray
+
+
+def board_figures(
+    items: ScoredItems, group: IntArray, rows: IntArray, rules: Rules
+) -> BoardFigures:
+    """The counted results `rows` as the rules' convention counts them; `group` is
+    every result's comparison group."""
+    item = items.row_item[rows]
+    pct_num, pct_den = items.pct_num[item], items.pct_den[item]
+    mp, top = items.mp[item], items.top[item]
+    compared = mp >= 0
+    # Each comparison group's top, for the results assigned an MP% in it.
+    every_top = items.top[items.row_item]
+    group_tops = np.zeros(int(group.max(initial=-1)) + 1, dtype=np.int64)
+    np.maximum.at(group_tops, group, np.maximum(every_top, 0))
+    group_top = np.where(compared, np.maximum(top, 0), group_tops[group[rows]])
+    if rules.board_mp == "exact":
+        return BoardFigures(
+            num=pct_num,
+            den=pct_den,
+            mp=mp,
+            top=top,
+            compared=compared,
+            mp_scale=items.mp_scale,
+            mp_num=pct_num * group_top,
+            mp_den=pct_den,
+            group_top=group_top,
+        )
+    decimals = int(rules.board_mp)
+    unit = 10**decimals
+    # The board's MP rounded as published; its percentage is that MP over the top.
+    units = div_rounded(pct_num * group_top * unit, pct_den, rules.percentage_rounding)
+    has_top = group_top > 0
+    return BoardFigures(
+        num=np.where(has_top, units, pct_num),
+        den=np.where(has_top, unit * group_top, pct_den),
+        mp=np.where(compared, units, -1),
+        top=top,
+        compared=compared,
+        mp_scale=decimals,
+        mp_num=units,
+        mp_den=np.full(len(units), unit, dtype=np.int64),
+        group_top=group_top,
+    )
+
+
+def pair_percentages(
+    figures: BoardFigures, player: IntArray, n_players: int, rules: Rules
+) -> PairPercentages:
+    """Each player's percentage: the mean of their board percentages, or their total
+    MP over their total top (a player without any top: 50%)."""
+    deals = np.bincount(player, minlength=n_players).astype(np.int64)
+    if rules.percentage_of == "mean":
+        total, deals, common = fraction_sums(figures.num, figures.den, player, n_players)
+        centi = div_rounded(total * 10000, deals * common, rules.percentage_rounding)
+        return PairPercentages(centi, total, deals, deals)
+    mp, _, common = fraction_sums(figures.mp_num, figures.mp_den, player, n_players)
+    top = sum_by(player, figures.group_top, n_players)
+    # No top at all (every board alone or assigned without a comparison): 50%.
+    mp = np.where(top > 0, mp, common)
+    top = np.where(top > 0, top, 2)
+    if common * int(top.max(initial=1)) * 10000 >= 2**62:
+        raise OutOfRange(
+            "this event's total MP over total top cannot be summed exactly; score it "
+            "with {opt:percentage_of=mean}",
+            "number.out-of-range",
+        )
+    centi = div_rounded(mp * 10000, top * common, rules.percentage_rounding)
+    return PairPercentages(centi, mp, top, deals)
+
+
+def count_back_points(
+    figures: BoardFigures,
+    player: IntArray,
+    deal: IntArray,
+    section: IntArray,
+    whole: IntArray,
+    fraction: FloatArray,
+) -> IntArray:
+    """Point-a-board count-back between players on equal percentages in a section:
+    on every board either of two tied players played, the better board percentage
+    scores 2, an equal one 1 each (a board a player did not play counts as 50% for
+    them). A player's points are added up against every other player of their tie;
+    0 for a player not tied. `player`, `deal` are per counted result; `section`,
+    `whole`, `fraction` per player."""
+    n_players = len(whole)
+    points = np.zeros(n_players, dtype=np.int64)
+    order = np.lexsort([fraction, whole, section])
+    same = np.zeros(n_players, dtype=bool)
+    same[1:] = (
+        (section[order][1:] == section[order][:-1])
+        & (whole[order][1:] == whole[order][:-1])
+        & (fraction[order][1:] == fraction[order][:-1])
+    )
+    tie = np.cumsum(~same) - 1
+    size = np.bincount(tie)
+    tied = size[tie] > 1
+    if not tied.any():
+        return points
+    members = order[tied]
+    member_tie = tie[tied]
+    start = np.searchsorted(member_tie, member_tie)
+    sizes = size[member_tie]
+    # Every ordered pair (a, b) of two players of one tie.
+    a = np.repeat(members, sizes)
+    offset = np.arange(len(a)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    b = members[np.repeat(start, sizes) + offset]
+    keep = a != b
+    a, b = a[keep], b[keep]
+    if not len(a):
+        return points
+    # Each pair's results: its first player's, then its second's.
+    by_player = np.argsort(player, kind="stable")
+    counts = np.bincount(player, minlength=n_players)
+    first = np.cumsum(counts) - counts
+
+    def results_of(who: IntArray) -> tuple[IntArray, IntArray]:
+        n = counts[who]
+        pair = np.repeat(np.arange(len(who)), n)
+        at = np.repeat(first[who], n) + np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+        return pair, by_player[at]
+
+    pair_a, row_a = results_of(a)
+    pair_b, row_b = results_of(b)
+    n_deals = int(deal.max(initial=0)) + 1
+    board, board_of = np.unique(
+        np.concatenate([pair_a * n_deals + deal[row_a], pair_b * n_deals + deal[row_b]]),
+        return_inverse=True,
+    )
+    n_boards = len(board)
+    # A board a player did not play counts as 50% for them.
+    num_a, den_a = np.ones(n_boards, dtype=np.int64), np.full(n_boards, 2, dtype=np.int64)
+    num_b, den_b = num_a.copy(), den_a.copy()
+    on_a, on_b = board_of[: len(row_a)], board_of[len(row_a) :]
+    num_a[on_a], den_a[on_a] = figures.num[row_a], figures.den[row_a]
+    num_b[on_b], den_b[on_b] = figures.num[row_b], figures.den[row_b]
+    score = 1 + np.sign(num_a * den_b - num_b * den_a)
+    per_pair = np.bincount(board // n_deals, weights=score, minlength=len(a)).astype(np.int64)
+    return np.bincount(a, weights=per_pair, minlength=n_players).astype(np.int64)
+
+
+def place_text(place: IntArray, section: object) -> npt.NDArray[np.object_]:
+    """Places as text, a shared one written with `=`: 1, 2=, 2=, 4."""
+    codes, _ = section_codes(section)
+    key = np.asarray(codes, dtype=np.int64) * (int(place.max(initial=0)) + 1) + place
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    shared = counts[inverse] > 1
+    text = place.astype(str).astype(object)
+    text[shared] = text[shared] + "="
+    return text

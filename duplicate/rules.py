@@ -189,6 +189,17 @@ class Rules:
         scoring = {k: v for k, v in changes.items() if k not in stage_names}
         return replace(self, **scoring, stage=replace(self.stage, **stage) if stage else self.stage)
 
+    def percentage_convention(self, changed_only: bool = False) -> str:
+        """The percentage convention as its rules-file keys say it ("of = total,
+        board_mp = 1, ..."); only the settings changed from the default if asked."""
+        default = Rules()
+        return ", ".join(
+            f"{item.toml.split('.', 1)[1]} = {getattr(self, item.name)}"
+            for item in settings("scoring")
+            if item.toml.startswith("percentage.")
+            and not (changed_only and getattr(self, item.name) == getattr(default, item.name))
+        )
+
     def to_toml(self) -> str:
         """The rules as a TOML document that `load_rules` reads back unchanged."""
         return rules_toml(self.values(), StageRules.UNSET)

@@ -372,7 +372,7 @@ SESSIONS = Path(__file__).parent / "data" / "sessions"
 
 
 def salliere_session(tmp_path: Path) -> tuple[Path, pd.DataFrame, pd.DataFrame]:
-    """The salliere session (tests/data/sessions/salliere/PROVENANCE.md) as results:
+    """The salliere session (tests/data/sessions/salliere/PROVENANCE-ubc_2010-10-07.md) as results:
     each board a round of its own (pairs change direction between boards), compared
     across the event."""
     folder = SESSIONS / "salliere"

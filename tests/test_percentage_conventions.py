@@ -372,9 +372,9 @@ SESSIONS = Path(__file__).parent / "data" / "sessions"
 
 
 def salliere_session(tmp_path: Path) -> tuple[Path, pd.DataFrame, pd.DataFrame]:
-    """The salliere session (tests/data/sessions/salliere/PROVENANCE-ubc_2010-10-07.md) as results:
-    each board a round of its own (pairs change direction between boards), compared
-    across the event."""
+    """The salliere session as results (its source: PROVENANCE-ubc_2010-10-07.md in
+    tests/data/sessions/salliere): each board a round of its own (pairs change
+    direction between boards), compared across the event."""
     folder = SESSIONS / "salliere"
     lines = pd.read_csv(folder / "ubc_2010-10-07_travellers.csv", dtype=str)
     ranking = pd.read_csv(folder / "ubc_2010-10-07_ranking.csv", dtype=str)

@@ -355,15 +355,19 @@ def test_an_unknown_convention_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_report_names_the_convention(tmp_path: Path) -> None:
-    session = section_9_example(tmp_path)
+    session = tied_pairs(tmp_path, (2, 1, 0, 3))
     site = tmp_path / "site"
     code, _, err = run(
-        "report", session, "--method", "percentage", "--percentage-of", "total", "-o", site
-    )
+        "report", session, "--method", "percentage", "--percentage-of", "total",
+        "--shared-places", "equals", "-o", site,
+    )  # fmt: skip
     assert code == 0, err
     page = (site / "rules.html").read_text(encoding="utf-8")
     assert "Percentage convention" in page
-    assert "of = total, board_mp = exact" in page
+    assert "of = total, board_mp = exact, rounding = half-up, shared_places = equals" in page
+    # The shared place as written, and each player's place chart drawn from its number.
+    assert '<td class="num">2=</td>' in (site / "index.html").read_text(encoding="utf-8")
+    assert all("<svg" in p.read_text(encoding="utf-8") for p in (site / "players").glob("*.html"))
 
 
 # -- a real program's published session ------------------------------------------------

@@ -415,3 +415,23 @@ def test_the_salliere_session_and_its_tie(tmp_path: Path) -> None:
     assert (table.loc["3", "place"], table.loc["5", "place"]) == ("7", "7")
     code, out, _ = run("explain", "5", path, *base[:-2], "--place-ties", "count-back")
     assert "Above: 3, place 7, 51.19%. Equal percentages: the place is shared." in out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(events(with_table=False), conventions, st.integers(2, 4), st.data())
+def test_explain_derives_each_convention_again(
+    event: pd.DataFrame, convention: dict[str, str], every: int, data: st.DataObject
+) -> None:
+    """explain's plain derivation (Fractions, one deal at a time) gives the
+    percentage the standings publish, for every convention."""
+    event = event[[i % every != every - 1 for i in range(len(event))]].reset_index(drop=True)
+    if event.empty:
+        return
+    rules = duplicate.Rules(method="percentage", **convention)
+    table = duplicate.standings(event, rules).frame
+    at = data.draw(st.integers(0, len(table) - 1))
+    row = table.iloc[at]
+    explained = duplicate.explain(event, str(row["player"]), rules, section=str(row["section"]))
+    assert explained.percentage is not None
+    assert str(explained.percentage.value) == str(row["percentage"])
+    assert explained.place == int(str(row["place"]).rstrip("="))

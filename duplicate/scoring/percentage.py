@@ -42,8 +42,11 @@ def percentage_standings(
     item = items.row_item
     counted = (items.pct_den[item] > 0) & ~is_robot(results.columns["player"])
     rows = np.flatnonzero(counted)
-    group, _ = comparison_groups(results, rules)
-    figures = board_figures(items, np.asarray(group, dtype=np.int64), rows, rules)
+    # The comparison groups' tops count for assigned results, when a convention uses
+    # board MPs (total MP, or rounded MPs); the default needs none.
+    by_mp = rules.percentage_of == "total" or rules.board_mp != "exact"
+    group = comparison_groups(results, rules)[0] if by_mp else None
+    figures = board_figures(items, group, rows, rules)
     kept = {name: take(results.columns[name], rows) for name in PLAYER_KEYS}
     player, n_players = group_codes(kept, PLAYER_KEYS)
     pct = pair_percentages(figures, player, n_players, rules)

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from duplicate.errors import OutOfRange
 from duplicate.model.codes import sum_by
-from duplicate.model.exact import FloatArray, IntArray, div_rounded, fraction_sums
+from duplicate.model.exact import CodeArray, FloatArray, IntArray, div_rounded, fraction_sums
 from duplicate.model.grouping import section_codes
 from duplicate.rules import Rules
 from duplicate.scoring.scored_items import ScoredItems
@@ -60,19 +60,21 @@ class PairPercentages:
 
 
 def board_figures(
-    items: ScoredItems, group: IntArray, rows: IntArray, rules: Rules
+    items: ScoredItems, group: CodeArray | None, rows: IntArray, rules: Rules
 ) -> BoardFigures:
     """The counted results `rows` as the rules' convention counts them; `group` is
-    every result's comparison group."""
+    every result's comparison group (None: results assigned an MP% take no top)."""
     item = items.row_item[rows]
     pct_num, pct_den = items.pct_num[item], items.pct_den[item]
     mp, top = items.mp[item], items.top[item]
     compared = mp >= 0
-    # Each comparison group's top, for the results assigned an MP% in it.
-    every_top = items.top[items.row_item]
-    group_tops = np.zeros(int(group.max(initial=-1)) + 1, dtype=np.int64)
-    np.maximum.at(group_tops, group, np.maximum(every_top, 0))
-    group_top = np.where(compared, np.maximum(top, 0), group_tops[group[rows]])
+    group_top = np.where(compared, np.maximum(top, 0), 0)
+    if group is not None:
+        # Each comparison group's top, for the results assigned an MP% in it.
+        codes = np.asarray(group, dtype=np.int64)
+        group_tops = np.zeros(int(codes.max(initial=-1)) + 1, dtype=np.int64)
+        np.maximum.at(group_tops, codes, np.maximum(items.top[items.row_item], 0))
+        group_top = np.where(compared, group_top, group_tops[codes[rows]])
     if rules.board_mp == "exact":
         return BoardFigures(
             num=pct_num,

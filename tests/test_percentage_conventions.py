@@ -320,6 +320,30 @@ def test_a_board_one_pair_did_not_play_counts_as_average(tmp_path: Path) -> None
     assert places(run(*base, "--place-ties", "count-back")[1]) == {"A": "1", "B": "2", "C": "3"}
 
 
+def test_two_pairs_that_both_missed_a_board_are_not_compared_on_it(tmp_path: Path) -> None:
+    """A, B and C have 70.83% each: 66.67% on deal 1, and 75% on deal 2 (A) or deal 3
+    (B and C). A against B: deal 2 to A, deal 3 to B, deal 1 equal: 3 points each;
+    A against C likewise; B against C: deal 1 and deal 3 equal, 2 points each; deal
+    2, which neither played, is not compared. A has 6 points, B and C 5."""
+    rows = ["deal,seat,player,score"]
+    rows += [f"1,NS,{p},{v}" for p, v in zip("ABCX", (10, 10, 10, 0), strict=True)]
+    rows += [f"2,NS,{p},{v}" for p, v in zip("AYX", (10, 10, 0), strict=True)]
+    rows += [f"3,NS,{p},{v}" for p, v in zip("BCX", (10, 10, 0), strict=True)]
+    path = tmp_path / "three.csv"
+    path.write_text("\n".join(rows) + "\n")
+    code, out, err = run(
+        "standings", path, "--method", "percentage", "--place-ties", "count-back",
+        "--shared-places", "equals", "-o", "-",
+    )  # fmt: skip
+    assert code == 0, err
+    assert places(out) == {"Y": "1", "A": "2", "B": "3=", "C": "3=", "X": "5"}
+    event = pd.read_csv(path, dtype={"seat": str, "player": str}).assign(section="", round=1)
+    rules = duplicate.Rules(method="percentage", place_ties="count-back", shared_places="equals")
+    assert {who[1]: place for who, (place, _) in reference_standings(event, rules).items()} == (
+        places(out)
+    )
+
+
 def test_conventions_in_a_rules_file_and_the_rules_written_beside(tmp_path: Path) -> None:
     session = section_9_example(tmp_path)
     rules = tmp_path / "club.toml"
@@ -352,6 +376,20 @@ def test_an_unknown_convention_is_refused(tmp_path: Path) -> None:
     code, _, err = run("standings", session, "--rules", rules)
     assert code == 2
     assert codes(err) == ["option.bad-choice"]
+
+
+def test_a_count_back_too_large_is_refused(tmp_path: Path) -> None:
+    """1,500 pairs each alone on a board of their own: every pair at 50%, one tie of
+    1,500 pairs over 1,500 boards, more cells than count-back compares."""
+    path = tmp_path / "alone.csv"
+    path.write_text("deal,seat,player,score\n" + "".join(f"{i},NS,p{i},0\n" for i in range(1500)))
+    code, out, err = run(
+        "standings", path, "--method", "percentage", "--place-ties", "count-back", "-o", "-"
+    )
+    assert code == 1
+    assert out == ""
+    assert codes(err) == ["scoring.nothing-compared", "number.out-of-range"]
+    assert "--place-ties count-back" in err
 
 
 def test_the_report_names_the_convention(tmp_path: Path) -> None:

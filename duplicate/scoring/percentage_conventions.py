@@ -130,6 +130,12 @@ def pair_percentages(
     return PairPercentages(centi, mp, top, deals)
 
 
+# Count-back compares every pair of a tie on every board any of them played: at most
+# this many (player, board) cells (about 120 bytes each while compared), far beyond
+# any session (a tie of 1,000 pairs over 2,000 boards).
+MAX_COUNT_BACK_CELLS = 2_000_000
+
+
 def count_back_points(
     figures: BoardFigures,
     player: IntArray,
@@ -143,9 +149,14 @@ def count_back_points(
     scores 2, an equal one 1 each (a board a player did not play counts as 50% for
     them). A player's points are added up against every other player of their tie;
     0 for a player not tied. `player`, `deal` are per counted result; `section`,
-    `whole`, `fraction` per player."""
+    `whole`, `fraction` per player.
+
+    Each tie's boards are a table of every tied player by every board one of them
+    played (50% where a player did not): a player's points on a board are 2 for each
+    other player below them and 1 for each equal one, less the equal ones that did
+    not play it either (two players who both missed a board are not compared on it).
+    """
     n_players = len(whole)
-    points = np.zeros(n_players, dtype=np.int64)
     order = np.lexsort([fraction, whole, section])
     same = np.zeros(n_players, dtype=bool)
     same[1:] = (
@@ -153,51 +164,63 @@ def count_back_points(
         & (whole[order][1:] == whole[order][:-1])
         & (fraction[order][1:] == fraction[order][:-1])
     )
-    tie = np.cumsum(~same) - 1
-    size = np.bincount(tie)
-    tied = size[tie] > 1
-    if not tied.any():
-        return points
-    members = order[tied]
-    member_tie = tie[tied]
-    start = np.searchsorted(member_tie, member_tie)
-    sizes = size[member_tie]
-    # Every ordered pair (a, b) of two players of one tie.
-    a = np.repeat(members, sizes)
-    offset = np.arange(len(a)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    b = members[np.repeat(start, sizes) + offset]
-    keep = a != b
-    a, b = a[keep], b[keep]
-    if not len(a):
-        return points
-    # Each pair's results: its first player's, then its second's.
-    by_player = np.argsort(player, kind="stable")
-    counts = np.bincount(player, minlength=n_players)
-    first = np.cumsum(counts) - counts
-
-    def results_of(who: IntArray) -> tuple[IntArray, IntArray]:
-        n = counts[who]
-        pair = np.repeat(np.arange(len(who)), n)
-        at = np.repeat(first[who], n) + np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
-        return pair, by_player[at]
-
-    pair_a, row_a = results_of(a)
-    pair_b, row_b = results_of(b)
+    tie_of_sorted = np.cumsum(~same) - 1
+    tie_size = np.bincount(tie_of_sorted)
+    tie = np.full(n_players, -1, dtype=np.int64)
+    tie[order] = np.where(tie_size[tie_of_sorted] > 1, tie_of_sorted, -1)
+    mine = tie[player] >= 0
+    if not mine.any():
+        return np.zeros(n_players, dtype=np.int64)
+    # The boards of each tie: (tie, deal) pairs any tied player has a result on.
     n_deals = int(deal.max(initial=0)) + 1
-    board, board_of = np.unique(
-        np.concatenate([pair_a * n_deals + deal[row_a], pair_b * n_deals + deal[row_b]]),
-        return_inverse=True,
+    board, board_of = np.unique(tie[player][mine] * n_deals + deal[mine], return_inverse=True)
+    board_tie = board // n_deals
+    # Every tied player by every board of their tie.
+    members = np.flatnonzero(tie >= 0)
+    members = members[np.argsort(tie[members], kind="stable")]
+    per_tie = np.bincount(tie[members], minlength=int(tie.max()) + 1)
+    boards_per_tie = np.bincount(board_tie, minlength=len(per_tie))
+    cells = int((per_tie * boards_per_tie).sum())
+    if cells > MAX_COUNT_BACK_CELLS:
+        raise OutOfRange(
+            f"count-back would compare {cells:,} (pair, board) cells, more than "
+            f"{MAX_COUNT_BACK_CELLS:,}: ties this large are not split; score without "
+            "{opt:place_ties=count-back}",
+            "number.out-of-range",
+        )
+    member_start = np.cumsum(per_tie) - per_tie
+    cell_board = np.repeat(np.arange(len(board)), per_tie[board_tie])
+    offset = np.arange(cells) - np.repeat(
+        np.cumsum(per_tie[board_tie]) - per_tie[board_tie], per_tie[board_tie]
     )
-    n_boards = len(board)
-    # A board a player did not play counts as 50% for them.
-    num_a, den_a = np.ones(n_boards, dtype=np.int64), np.full(n_boards, 2, dtype=np.int64)
-    num_b, den_b = num_a.copy(), den_a.copy()
-    on_a, on_b = board_of[: len(row_a)], board_of[len(row_a) :]
-    num_a[on_a], den_a[on_a] = figures.num[row_a], figures.den[row_a]
-    num_b[on_b], den_b[on_b] = figures.num[row_b], figures.den[row_b]
-    score = 1 + np.sign(num_a * den_b - num_b * den_a)
-    per_pair = np.bincount(board // n_deals, weights=score, minlength=len(a)).astype(np.int64)
-    return np.bincount(a, weights=per_pair, minlength=n_players).astype(np.int64)
+    cell_player = members[member_start[board_tie[cell_board]] + offset]
+    # Each cell's board percentage: the player's, else 50%.
+    num = np.ones(cells, dtype=np.int64)
+    den = np.full(cells, 2, dtype=np.int64)
+    played = np.zeros(cells, dtype=bool)
+    key = cell_board * n_players + cell_player
+    at = np.searchsorted(key, board_of * n_players + player[mine])
+    num[at], den[at], played[at] = figures.num[mine], figures.den[mine], True
+    # Within a board, the cells below and equal to each: sorted by board, then by the
+    # exact percentage (a float quotient is an exact key below 2**26, exact.py).
+    value = num / den
+    by_value = np.lexsort([value, cell_board])
+    sorted_board, sorted_value = cell_board[by_value], value[by_value]
+    new_board = np.ones(cells, dtype=bool)
+    new_board[1:] = sorted_board[1:] != sorted_board[:-1]
+    new_value = new_board.copy()
+    new_value[1:] |= sorted_value[1:] != sorted_value[:-1]
+    index = np.arange(cells)
+    board_start = np.maximum.accumulate(np.where(new_board, index, 0))
+    value_start = np.maximum.accumulate(np.where(new_value, index, 0))
+    run = np.cumsum(new_value) - 1
+    equal = np.bincount(run)[run]
+    below = value_start - board_start
+    # Two players who both missed the board are not compared on it.
+    missed = np.bincount(cell_board, weights=~played, minlength=len(board)).astype(np.int64)
+    absent = ~played[by_value]
+    score = 2 * below + (equal - 1) - np.where(absent, missed[sorted_board] - 1, 0)
+    return np.bincount(cell_player[by_value], weights=score, minlength=n_players).astype(np.int64)
 
 
 def place_text(place: IntArray, section: object) -> npt.NDArray[np.object_]:

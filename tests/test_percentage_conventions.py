@@ -241,6 +241,34 @@ def test_total_mp_over_total_top(tmp_path: Path) -> None:
     assert (row["mp"], row["top"], row["deals"]) == ("16", "38", "2")
 
 
+def test_an_assigned_score_counts_against_its_groups_top(tmp_path: Path) -> None:
+    """A is assigned 60% on deal 1, where B to G are compared (top 10); on deal 2 A
+    beats all six (12 of 12). Mean: (60 + 100) / 2 = 80. Total: A's 60% of 10 is 6
+    MP; (6 + 12) / (10 + 12) = 81.82. Factored, deal 1's top is 12 and A's MP 7.2:
+    (7.2 + 12) / 24 = 80; rounded to whole MPs first, 7: 19 / 24 = 79.17."""
+    results = tmp_path / "assigned.csv"
+    rows = ["deal,seat,player,score", "1,NS,A,0"]
+    rows += [
+        f"{deal},NS,{p},{v}" for deal in (1, 2) for p, v in zip("BCDEFG", range(1, 7), strict=True)
+    ]
+    rows.append("2,NS,A,7")
+    results.write_text("\n".join(rows) + "\n")
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text("round,deal,player,kind,value,reason\n1,1,A,mp_pct,60,director\n")
+    base = ("standings", results, "--method", "percentage", "--adjustments", adjustments)
+    shown = {}
+    for options in (
+        (),
+        ("--percentage-of", "total"),
+        ("--percentage-of", "total", "--factoring", "neuberg"),
+        ("--percentage-of", "total", "--factoring", "neuberg", "--board-mp", "0"),
+    ):
+        code, out, err = run(*base, *options, "-o", "-")
+        assert code == 0, err
+        shown[options[-1] if options else "mean"] = percentage_of(out, "A")
+    assert shown == {"mean": "80.00", "total": "81.82", "neuberg": "80.00", "0": "79.17"}
+
+
 def tied_pairs(tmp_path: Path, deal_3: tuple[int, int, int, int]) -> Path:
     """Four pairs, one direction, three deals. Deal 1: A 3, B 2, C 1, D 0. Deal 2: A 0,
     B 2, C 1, D 3. Deal 3 as given."""

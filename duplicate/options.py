@@ -35,6 +35,11 @@ Factoring = Literal["none", "neuberg"]
 # Sections that played the same boards: matchpointed apart, or as one field.
 Sections = Literal["apart", "one-field"]
 Carry = Literal["ratio", "sqrt", "none"]
+PercentageOf = Literal["mean", "total"]
+BoardMp = Literal["exact", "0", "1", "2", "3"]
+PercentageRounding = Literal["half-up", "half-down", "half-even"]
+SharedPlaces = Literal["plain", "equals"]
+PlaceTies = Literal["shared", "count-back"]
 OutputFormat = Literal["csv", "excel", "xlsx", "parquet", "json", "table"]
 TIE_BREAKS = ("beaten_avg", "rank_counts", "total_seconds", "trimmed_seconds")
 
@@ -231,6 +236,55 @@ SETTINGS: tuple[Setting, ...] = (
         toml="sections",
         comment="Sections that played the same boards: matchpointed apart or as one field.",
         choices=_choices(Sections),
+    ),
+    Setting(
+        "percentage_of",
+        "scoring",
+        "choice",
+        "Percentage standings: a pair's percentage is the mean of its board percentages "
+        "(mean), or its total MP over its total top (total).",
+        toml="percentage.of",
+        comment="Percentage standings (docs/bridge.md, Percentage conventions): a pair's\n"
+        "percentage is the mean of its board percentages, or its total MP over its total\n"
+        "top; from exact board MPs or from board MPs rounded to 0-3 decimals as published;\n"
+        "rounded half-up, half-down or half-even to 2 decimals; shared places written 8\n"
+        "or 8=; equal percentages share the place, or are split by count-back.",
+        choices=_choices(PercentageOf),
+    ),
+    Setting(
+        "board_mp",
+        "scoring",
+        "choice",
+        "Percentage standings: from exact board MPs (exact), or from board MPs rounded to "
+        "0-3 decimals as published (0, 1, 2, 3).",
+        toml="percentage.board_mp",
+        choices=_choices(BoardMp),
+    ),
+    Setting(
+        "percentage_rounding",
+        "scoring",
+        "choice",
+        "Percentage standings: how the published percentage (2 decimals) and rounded "
+        "board MPs round an exact half: half-up, half-down or half-even.",
+        toml="percentage.rounding",
+        choices=_choices(PercentageRounding),
+    ),
+    Setting(
+        "shared_places",
+        "scoring",
+        "choice",
+        "Percentage standings: a shared place written 8 (plain) or 8= (equals).",
+        toml="percentage.shared_places",
+        choices=_choices(SharedPlaces),
+    ),
+    Setting(
+        "place_ties",
+        "scoring",
+        "choice",
+        "Percentage standings: equal percentages share the place (shared), or are split "
+        "by point-a-board count-back (count-back).",
+        toml="percentage.ties",
+        choices=_choices(PlaceTies),
     ),
     Setting(
         "paohuzi_min_huxi",
@@ -530,7 +584,14 @@ def float_text(value: Decimal) -> str:
 # -- rules files -----------------------------------------------------------------------
 
 # The tables of a rules file, in the order they are written: None is the top level.
-RULES_TABLES: tuple[str | None, ...] = (None, "rank_points", "standard_points", "games", "stage")
+RULES_TABLES: tuple[str | None, ...] = (
+    None,
+    "rank_points",
+    "standard_points",
+    "percentage",
+    "games",
+    "stage",
+)
 
 
 def toml_value(item: Setting, value: Any) -> str:

@@ -17,10 +17,15 @@ from duplicate.limits import MAX_DEAL_CENTS
 from duplicate.options import (
     RULES,
     TIE_BREAKS,
+    BoardMp,
     DealScopeName,
     Factoring,
     Method,
+    PercentageOf,
+    PercentageRounding,
+    PlaceTies,
     Sections,
+    SharedPlaces,
     TieRanking,
     as_decimal,
     given,
@@ -28,6 +33,7 @@ from duplicate.options import (
     parse_whole,
     rules_toml,
     rules_values,
+    setting,
     settings,
 )
 from duplicate.stages.stage_rules import StageRules
@@ -69,6 +75,16 @@ class Rules:
     # for its datum, and the deals a player needs to be placed.
     sp_trim: Decimal = Decimal("0.25")
     sp_min_deals: int = 0
+    # Percentage standings, as a bridge scoring program publishes them (docs/bridge.md,
+    # Percentage conventions): the mean of board percentages or total MP over total
+    # top; from exact board MPs or from board MPs rounded to so many decimals; how an
+    # exact half rounds; a shared place written 8 or 8=; ties shared or split by
+    # count-back.
+    percentage_of: PercentageOf = "mean"
+    board_mp: BoardMp = "exact"
+    percentage_rounding: PercentageRounding = "half-up"
+    shared_places: SharedPlaces = "plain"
+    place_ties: PlaceTies = "shared"
     # Paohuzi (001_*.txt appendix 1): the event's minimum huxi to win (起胡胡息数).
     paohuzi_min_huxi: int = 15
     # Sections that played the same boards: matchpointed apart, or as one field.
@@ -126,11 +142,21 @@ class Rules:
             raise UsageError(
                 "{opt:sp_min_deals} and {opt:paohuzi_min_huxi} must be >= 0", "rules.bad-value"
             )
-        if self.sections not in ("apart", "one-field"):
-            raise UsageError(
-                f"{{opt:sections}} must be 'apart' or 'one-field', not {self.sections!r}",
-                "rules.bad-value",
-            )
+        for name in (
+            "percentage_of",
+            "board_mp",
+            "percentage_rounding",
+            "shared_places",
+            "place_ties",
+            "sections",
+        ):
+            choices = setting(name).choices
+            if getattr(self, name) not in choices:
+                raise UsageError(
+                    f"{{opt:{name}}} must be one of {', '.join(choices)}, "
+                    f"not {getattr(self, name)!r}",
+                    "rules.bad-value",
+                )
         unknown = [t for t in self.tie_breaks if t not in TIE_BREAKS]
         if unknown or len(set(self.tie_breaks)) != len(self.tie_breaks):
             raise UsageError(
@@ -169,6 +195,17 @@ class Rules:
         stage = {k: v for k, v in changes.items() if k in stage_names}
         scoring = {k: v for k, v in changes.items() if k not in stage_names}
         return replace(self, **scoring, stage=replace(self.stage, **stage) if stage else self.stage)
+
+    def percentage_convention(self, changed_only: bool = False) -> str:
+        """The percentage convention as its rules-file keys say it ("of = total,
+        board_mp = 1, ..."); only the settings changed from the default if asked."""
+        default = Rules()
+        return ", ".join(
+            f"{item.toml.split('.', 1)[1]} = {getattr(self, item.name)}"
+            for item in settings("scoring")
+            if item.toml.startswith("percentage.")
+            and not (changed_only and getattr(self, item.name) == getattr(default, item.name))
+        )
 
     def to_toml(self) -> str:
         """The rules as a TOML document that `load_rules` reads back unchanged."""

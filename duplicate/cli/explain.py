@@ -136,12 +136,19 @@ def _percentage_lines(e: Explanation) -> list[str]:
     """The session percentage and how it compares with the neighbours'."""
     assert e.percentage is not None
     count = e.deals_counted or 0
+    how = (
+        "total MP over total top"
+        if e.rules.percentage_of == "total"
+        else f"mean MP% over {count} deal" + ("s" if count != 1 else "")
+    )
     lines = [
         "",
-        f"Percentage {e.percentage.value} = mean MP% over {count} deal"
-        + ("s" if count != 1 else "")
-        + f" (exact {e.percentage.exact}); MP {e.mp} of {e.top}",
+        f"Percentage {e.percentage.value} = {how} (exact {e.percentage.exact}); "
+        f"MP {e.mp} of {e.top}",
     ]
+    convention = e.rules.percentage_convention(changed_only=True)
+    if convention:
+        lines.append(f"Percentage convention: {convention}")
     for side, n in (("above", e.above), ("below", e.below)):
         if n is None:
             continue
@@ -149,6 +156,12 @@ def _percentage_lines(e: Explanation) -> list[str]:
         who = f"{label}: {_who(n)}, place {n.place}, {n.shown}%."
         if n.criterion == "shared":
             lines += ["", f"{who} Equal percentages: the place is shared."]
+        elif n.criterion == "count_back":
+            lines += [
+                "",
+                f"{who} Equal percentages; {n.ahead} is ahead on point-a-board count-back: "
+                f"{n.ahead_value} points against {n.behind_value}",
+            ]
         else:
             lines += [
                 "",

@@ -37,6 +37,27 @@ def div_half_up(num: IntArray, den: IntArray | int) -> IntArray:
     return np.asarray(sign * ((2 * magnitude + den) // (2 * np.asarray(den))), dtype=np.int64)
 
 
+def div_rounded(num: IntArray, den: IntArray | int, rounding: str = "half-up") -> IntArray:
+    """round(num / den) exactly, for den > 0, an exact half going as `rounding` says:
+    half-up (away from zero), half-down (towards zero) or half-even."""
+    if rounding == "half-up":
+        return div_half_up(num, den)
+    num = np.asarray(num, dtype=np.int64)
+    den_array = np.asarray(den, dtype=np.int64)
+    sign = np.where(num < 0, -1, 1)
+    magnitude = np.abs(num)
+    if rounding == "half-down":
+        rounded = (2 * magnitude + den_array - 1) // (2 * den_array)
+    elif rounding == "half-even":
+        whole = magnitude // den_array
+        twice_rest = 2 * (magnitude - whole * den_array)
+        up = (twice_rest > den_array) | ((twice_rest == den_array) & (whole % 2 == 1))
+        rounded = whole + up
+    else:
+        raise ValueError(f"unknown rounding {rounding!r}")
+    return np.asarray(sign * rounded, dtype=np.int64)
+
+
 def ratio_key(num: IntArray, den: IntArray) -> tuple[IntArray, FloatArray]:
     """A pair (whole part, fraction) that sorts exactly as num/den (den > 0).
 

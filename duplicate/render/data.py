@@ -39,7 +39,11 @@ def report_data(
             kept = adjustments.frame[adjustments.frame["round"] <= last]
             corrections = replace(adjustments, frame=kept) if len(kept) else None
         table = standings(so_far, rules, corrections)
-        places.append(table[["section", "player", "place"]].assign(round=int(last)))
+        place = table["place"]
+        if place.dtype == object or str(place.dtype).startswith("str"):
+            # A shared place written 8= is place 8 on the chart.
+            place = place.astype(str).str.rstrip("=").astype("int64")
+        places.append(table[["section", "player"]].assign(place=place.to_numpy(), round=int(last)))
     return ReportData(
         # After the last round, with every correction: the event's standings.
         standings=table,

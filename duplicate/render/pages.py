@@ -262,6 +262,8 @@ class Site(Pages):
             + ", ".join(str(f) for f in rules.rank_factors),
             "rule_tie_breaks": ", ".join(self.t.get(f"by_{b}", b) for b in rules.tie_breaks),
         }
+        if rules.method == "percentage":
+            summary["rule_percentage"] = rules.percentage_convention()
         rows = "".join(
             f'<tr><th scope="row">{self.t[key]}</th><td>{escape(str(value))}</td></tr>'
             for key, value in summary.items()

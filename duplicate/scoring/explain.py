@@ -20,7 +20,12 @@ from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
 from duplicate.scoring.explanation import cents
 from duplicate.scoring.methods import method_of, standings
-from duplicate.scoring.scores import as_results, rows_with_numbers, score_items
+from duplicate.scoring.scores import (
+    as_results,
+    comparison_groups,
+    rows_with_numbers,
+    score_items,
+)
 
 
 def _fraction_text(value: Fraction) -> str:
@@ -48,6 +53,11 @@ def explain(
         pct_num=items.pct_num[items.row_item], pct_den=items.pct_den[items.row_item]
     )
     rows = rows.assign(player_text=rows["player"].astype(str))
+    if "percentage" in rules.method:
+        # Each result's comparison group's top: an assigned MP% counts against it.
+        group, _ = comparison_groups(results, rules)
+        tops = pd.Series(rows["top"].to_numpy()).clip(lower=0).groupby(group).transform("max")
+        rows = rows.assign(group_top=tops.to_numpy())
     table = standings(results, rules, adjustments).assign(
         player_text=lambda t: t["player"].astype(str)
     )
@@ -68,7 +78,8 @@ def explain(
     if "percentage" in in_section.columns:
         # Standings by session percentage (docs/scoring.md section 9).
         def detail(name: str) -> dict[str, Any]:
-            return with_parts(_percentage_detail(name, own_rows(name), results, fractional))
+            own = own_rows(name)
+            return with_parts(_percentage_detail(name, own, results, fractional, rules))
 
         versus = _versus_percentage
         playoff = False
@@ -89,7 +100,7 @@ def explain(
     explained.update(
         method=rules.method,
         section=me["section"],
-        place=int(me["place"]),
+        place=place_number(me["place"]),
         players=len(in_section),
         playoff=playoff,
     )
@@ -172,29 +183,77 @@ def _deal_entries(own: pd.DataFrame, results: Results, fractional_mp: bool) -> l
     return deals
 
 
+def place_number(place: object) -> int:
+    """A place as a number: a shared place may be written 8=."""
+    return int(str(place).rstrip("="))
+
+
+def rounded(value: Fraction, rounding: str) -> int:
+    """`value` to a whole number, an exact half going as `rounding` says (half-up: away
+    from zero; half-down: towards zero; half-even)."""
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    twice = 2 * rest
+    up = twice > value.denominator or (
+        twice == value.denominator
+        and (rounding == "half-up" or (rounding == "half-even" and whole % 2 == 1))
+    )
+    return (whole + up) * (-1 if value < 0 else 1)
+
+
 def _percentage_detail(
-    name: str, own: pd.DataFrame, results: Results, fractional_mp: bool
+    name: str, own: pd.DataFrame, results: Results, fractional_mp: bool, rules: Rules
 ) -> dict[str, Any]:
-    """A player's session percentage: the exact mean of their MP% over the deals they
-    have a result on (assigned included, void not)."""
+    """A player's session percentage, by the rules' convention (docs/bridge.md): the
+    exact mean of their board percentages over the deals they have a result on
+    (assigned included, void not), or their total MP over their total top; from
+    exact board MPs or from board MPs rounded as published."""
     deals = _deal_entries(own, results, fractional_mp)
     for deal in deals:
         del deal["deal_rank"], deal["rank_points"]
     counted = own[own["pct_den"] > 0]
-    fractions = [
-        Fraction(int(n), int(d))
-        for n, d in zip(counted["pct_num"], counted["pct_den"], strict=True)
+    board_pcts: list[Fraction] = []
+    board_mps: list[Fraction] = []
+    tops: list[int] = []
+    boards = [
+        (int(r), str(d)) if not rules.scope.spans_rounds else (0, str(d))
+        for r, d in zip(counted["round"], counted["deal"], strict=True)
     ]
-    exact = 100 * sum(fractions, Fraction(0)) / len(fractions) if fractions else Fraction(0)
+    for n, d, top in zip(counted["pct_num"], counted["pct_den"], counted["group_top"], strict=True):
+        pct, top = Fraction(int(n), int(d)), int(top)
+        mp = pct * top
+        if rules.board_mp != "exact":
+            unit = 10 ** int(rules.board_mp)
+            mp = Fraction(rounded(mp * unit, rules.percentage_rounding), unit)
+            pct = mp / top if top else pct
+        board_pcts.append(pct)
+        board_mps.append(mp)
+        tops.append(top)
+    if rules.percentage_of == "total":
+        exact = 100 * sum(board_mps, Fraction(0)) / sum(tops) if sum(tops) else Fraction(50)
+    else:
+        exact = 100 * sum(board_pcts, Fraction(0)) / len(board_pcts) if board_pcts else Fraction(0)
     compared = own[own["n"] >= 0]
-    mp = int(compared["mp"].sum())
+    if rules.board_mp == "exact":
+        mp_sum = int(compared["mp"].sum())
+        mp_shown: int | Decimal = cents(mp_sum) if fractional_mp else mp_sum
+    else:
+        decimals = int(rules.board_mp)
+        played = sum(
+            (m for m, n in zip(board_mps, counted["n"], strict=True) if n >= 0), Fraction(0)
+        )
+        mp_shown = Decimal(int(played * 10**decimals)).scaleb(-decimals)
     return {
         "player": name,
         "deals": deals,
-        "percentage": {"value": cents(exact * 100), "exact": _fraction_text(exact)},
-        "mp": cents(mp) if fractional_mp else mp,
+        "percentage": {
+            "value": cents(rounded(exact * 100, rules.percentage_rounding)),
+            "exact": _fraction_text(exact),
+        },
+        "mp": mp_shown,
         "top": int(compared["top"].sum()),
-        "deals_counted": len(fractions),
+        "deals_counted": len(board_pcts),
+        "board_percentages": dict(zip(boards, board_pcts, strict=True)),
+        "count_back": rules.place_ties == "count-back",
     }
 
 
@@ -203,9 +262,9 @@ def _versus_percentage(
 ) -> dict[str, Any]:
     """Who is ahead of whom by percentage, and by how much; equal ones share the place."""
     a, b = (Fraction(x["percentage"]["exact"]) for x in (ahead, behind))
-    return {
+    versus = {
         "player": str(other["player"]),
-        "place": int(other["place"]),
+        "place": place_number(other["place"]),
         "percentage": other["percentage"],
         "ahead": ahead["player"],
         "criterion": "percentage" if a != b else "shared",
@@ -214,6 +273,29 @@ def _versus_percentage(
         "by": cents((a - b) * 100),
         "by_exact": _fraction_text(a - b),
     }
+    points = _count_back(ahead["board_percentages"], behind["board_percentages"])
+    if a == b and ahead["count_back"] and points[0] != points[1]:
+        versus.update(
+            criterion="count_back",
+            ahead_value=points[0],
+            behind_value=points[1],
+            by=points[0] - points[1],
+            by_exact=None,
+        )
+    return versus
+
+
+def _count_back(ahead: dict[Any, Fraction], behind: dict[Any, Fraction]) -> tuple[int, int]:
+    """Point-a-board count-back between two players: on each board either played, the
+    better board percentage scores 2, an equal one 1 each; a board one of them did not
+    play counts as 50% for them."""
+    half = Fraction(1, 2)
+    points = [0, 0]
+    for board in set(ahead) | set(behind):
+        mine, theirs = ahead.get(board, half), behind.get(board, half)
+        points[0] += 2 if mine > theirs else int(mine == theirs)
+        points[1] += 2 if theirs > mine else int(mine == theirs)
+    return points[0], points[1]
 
 
 def _player_detail(

@@ -196,6 +196,9 @@ class Explanation:
                 "top": self.top,
                 "deals_counted": self.deals_counted,
             }
+            convention = self.rules.percentage_convention(changed_only=True)
+            if convention:
+                body["percentage_convention"] = convention
         else:
             body = {
                 "rank_points": list(self.rank_points),
@@ -240,7 +243,7 @@ def _neighbour(found: dict[str, Any], name: Any) -> Neighbour:
     by_exact = found.get("by_exact", found.get("by_exact_cents"))
     return Neighbour(
         player=str(found["player"]),
-        place=int(found["place"]),
+        place=int(str(found["place"]).rstrip("=")),
         shown=found["percentage"] if "percentage" in found else found["total"],
         ahead=str(found["ahead"]),
         criterion=found["criterion"],

@@ -51,9 +51,9 @@ def test_salliere_one_winner_session_reproduces_what_it_published(tmp_path: Path
     """salliere's club session: 16 pairs, 24 boards in 8 rounds; pairs change direction
     between rounds (one winner), scores written 430.0. Imported as an event folder and
     scored with no other option, every traveller line's matchpoints (384) and every
-    pair's percentage (16) are what salliere published; of the 16 places, the one
-    salliere split by count-back (pairs 3 and 5, both 51.2%: 7 and 8) is a shared 7th
-    here (the count-back convention)."""
+    pair's percentage (16) are what salliere published; of the 16 places, pairs 3 and 5
+    (both 51.2%) are 7 and 8 there, in the order salliere lists them, and a shared 7th
+    here: count-back leaves them level too (tests/test_percentage_conventions.py)."""
     folder = tmp_path / "club"
     code, _, err = run("import", SALLIERE, "--event", folder)
     assert code == 0, err
@@ -63,8 +63,8 @@ def test_salliere_one_winner_session_reproduces_what_it_published(tmp_path: Path
     assert found.count() == 416
     result = compare(found, score, standings)
     assert dict(result.matched) == {"line_mp": 384, "pair_pct": 16, "place": 15}
-    count_back = {"5"}  # placed 8th by salliere's count-back, 7th= here
-    assert result.explained("place", count_back) == []
+    listing_order = {"5"}  # 8th in salliere's listing of a tie, 7th= here
+    assert result.explained("place", listing_order) == []
     assert [d[:3] for d in result.differences] == [("place", "5", "8")]
 
 

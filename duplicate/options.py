@@ -29,9 +29,11 @@ Group = Literal["scoring", "game", "stage", "source", "output"]
 Kind = Literal["text", "choice", "whole", "decimal", "factors", "names", "schedule", "path", "flag"]
 
 TieRanking = Literal["competition", "dense"]
-Method = Literal["matchpoints", "standard-points", "percentage"]
+Method = Literal["matchpoints", "standard-points", "percentage", "cross-imps", "butler"]
 DealScopeName = Literal["round", "event"]
 Factoring = Literal["none", "neuberg"]
+CrossImps = Literal["average", "sum"]
+HalfRounding = Literal["away", "even"]
 Carry = Literal["ratio", "sqrt", "none"]
 OutputFormat = Literal["csv", "excel", "xlsx", "parquet", "json", "table"]
 TIE_BREAKS = ("beaten_avg", "rank_counts", "total_seconds", "trimmed_seconds")
@@ -169,9 +171,11 @@ SETTINGS: tuple[Setting, ...] = (
         "scoring",
         "choice",
         "matchpoints (rank points and tie-breaks), standard-points (the platform's Swiss "
-        "scoring) or percentage (bridge: the mean MP%).",
+        "scoring), percentage (bridge: the mean MP%), cross-imps or butler (bridge: IMPs "
+        "against every other result, or against a datum).",
         toml="method",
-        comment="How players are ranked: matchpoints, standard-points or percentage.",
+        comment="How players are ranked: matchpoints, standard-points, percentage,\n"
+        "cross-imps or butler.",
         choices=_choices(Method),
     ),
     Setting(
@@ -219,6 +223,46 @@ SETTINGS: tuple[Setting, ...] = (
         toml="standard_points.min_deals",
         comment="Deals a player must have played to be placed.",
         metavar="DEALS",
+    ),
+    Setting(
+        "cross_imps",
+        "scoring",
+        "choice",
+        "Cross-IMPs: a result's IMPs on a deal are the sum of its comparisons with every "
+        "other result, or their average. Default average.",
+        toml="imps.cross",
+        comment="Cross-IMPs (docs/bridge.md): a result's IMPs on a deal, the sum of its\n"
+        "comparisons or their average.",
+        choices=_choices(CrossImps),
+    ),
+    Setting(
+        "butler_drop",
+        "scoring",
+        "whole",
+        "Butler: the results dropped at each end of a deal's group for its datum (at "
+        "least one is kept). Default 1.",
+        toml="imps.butler_drop",
+        comment="Butler: results dropped at each end of a group for its datum (one is kept).",
+        metavar="RESULTS",
+    ),
+    Setting(
+        "butler_round",
+        "scoring",
+        "whole",
+        "Butler: the datum is rounded to a multiple of this many points (0: exact). Default 10.",
+        toml="imps.butler_round",
+        comment="Butler: the datum rounded to a multiple of this many points (0: exact),\n"
+        "halves away from zero or to the even multiple.",
+        metavar="POINTS",
+    ),
+    Setting(
+        "butler_half",
+        "scoring",
+        "choice",
+        "Butler: a datum halfway between two multiples goes away from zero or to the even "
+        "one. Default away.",
+        toml="imps.butler_half",
+        choices=_choices(HalfRounding),
     ),
     Setting(
         "paohuzi_min_huxi",
@@ -518,7 +562,14 @@ def float_text(value: Decimal) -> str:
 # -- rules files -----------------------------------------------------------------------
 
 # The tables of a rules file, in the order they are written: None is the top level.
-RULES_TABLES: tuple[str | None, ...] = (None, "rank_points", "standard_points", "games", "stage")
+RULES_TABLES: tuple[str | None, ...] = (
+    None,
+    "rank_points",
+    "standard_points",
+    "imps",
+    "games",
+    "stage",
+)
 
 
 def toml_value(item: Setting, value: Any) -> str:

@@ -33,6 +33,7 @@ Method = Literal["matchpoints", "standard-points", "percentage", "cross-imps", "
 DealScopeName = Literal["round", "event"]
 Factoring = Literal["none", "neuberg"]
 CrossImps = Literal["average", "sum"]
+ImpTotals = Literal["sum", "scaled"]
 HalfRounding = Literal["away", "even"]
 Carry = Literal["ratio", "sqrt", "none"]
 OutputFormat = Literal["csv", "excel", "xlsx", "parquet", "json", "table"]
@@ -263,6 +264,17 @@ SETTINGS: tuple[Setting, ...] = (
         "one. Default away.",
         toml="imps.butler_half",
         choices=_choices(HalfRounding),
+    ),
+    Setting(
+        "imp_totals",
+        "scoring",
+        "choice",
+        "IMP standings: a player's total IMPs as summed, or scaled to the most deals a "
+        "player of the section played (ranks by the average per deal). Default sum.",
+        toml="imps.totals",
+        comment="IMP standings: each player's total as summed, or scaled to the most deals\n"
+        "a player of the section played (total x most / played).",
+        choices=_choices(ImpTotals),
     ),
     Setting(
         "paohuzi_min_huxi",

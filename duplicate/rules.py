@@ -21,6 +21,7 @@ from duplicate.options import (
     DealScopeName,
     Factoring,
     HalfRounding,
+    ImpTotals,
     Method,
     TieRanking,
     as_decimal,
@@ -78,6 +79,8 @@ class Rules:
     butler_drop: int = 1
     butler_round: int = 10
     butler_half: HalfRounding = "away"
+    # IMP standings: totals as summed, or scaled to the most deals played.
+    imp_totals: ImpTotals = "sum"
     # Paohuzi (001_*.txt appendix 1): the event's minimum huxi to win (起胡胡息数).
     paohuzi_min_huxi: int = 15
     # Stack elimination and fixed hands.
@@ -133,6 +136,11 @@ class Rules:
         if self.cross_imps not in get_args(CrossImps):
             raise UsageError(
                 f"{{opt:cross_imps}} must be 'average' or 'sum', not {self.cross_imps!r}",
+                "rules.bad-value",
+            )
+        if self.imp_totals not in get_args(ImpTotals):
+            raise UsageError(
+                f"{{opt:imp_totals}} must be 'sum' or 'scaled', not {self.imp_totals!r}",
                 "rules.bad-value",
             )
         if self.butler_half not in get_args(HalfRounding):

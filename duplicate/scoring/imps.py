@@ -24,8 +24,15 @@ import pyarrow as pa
 
 from duplicate.errors import OutOfRange
 from duplicate.model.codes import combine, dense_codes, first_rows
-from duplicate.model.exact import IntArray, decimal_array, div_half_up
-from duplicate.model.grouping import group_codes
+from duplicate.model.exact import (
+    EXACT_DENOMINATOR_LIMIT,
+    FloatArray,
+    IntArray,
+    decimal_array,
+    div_half_up,
+    ratio_key,
+)
+from duplicate.model.grouping import group_codes, section_codes
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
@@ -237,20 +244,41 @@ def imp_sums(
 
 def imp_standings(results: Results, rules: Rules) -> pa.Table:
     """Players by total IMPs, exactly; equal totals share the place. The average per
-    deal played is shown beside the total."""
+    deal played is shown beside the total.
+
+    With rules.imp_totals "scaled" a player's total is scaled to the most deals a
+    player of their section played (total x most / played): the order is that of the
+    averages per deal."""
     rows = imp_rows(results, rules)
     humans = np.flatnonzero(~is_robot(results.columns["player"]))
     kept = {name: take(results.columns[name], humans) for name in PLAYER_KEYS}
     player, n_players = group_codes(kept, PLAYER_KEYS)
     total, deals, common = imp_sums(rows.imp_num[humans], rows.imp_den[humans], player, n_players)
     first = first_rows(player, n_players)
+    section = section_text(kept["section"], first)
     table = {
-        "section": section_text(kept["section"], first),
+        "section": section,
         "player": take(kept["player"], first),
         "deals": deals,
-        "imps": _shown(total, np.full(n_players, common, dtype=np.int64), rules),
         "average_imps": decimal_array(imp_centi(total, deals * common), 2),
     }
-    # Every total is over the same denominator: the totals order as their numerators.
-    ordered = final_order(table, [Criterion("imps", [-total])])
+    if rules.imp_totals == "scaled":
+        code, n_sections = section_codes(section)
+        most = np.zeros(n_sections, dtype=np.int64)
+        np.maximum.at(most, code, deals)
+        num, den = total * most[code], deals * common
+        table["imps"] = decimal_array(imp_centi(num, den), 2)
+        if len(den) and int(den.max()) >= EXACT_DENOMINATOR_LIMIT:
+            raise OutOfRange(
+                "scaled IMP totals of this event's group sizes cannot be ordered exactly; "
+                "score it with {opt:imp_totals=sum}",
+                "number.out-of-range",
+            )
+        whole, fraction = ratio_key(num, den)
+        keys: list[IntArray | FloatArray] = [-whole, -fraction]
+    else:
+        table["imps"] = _shown(total, np.full(n_players, common, dtype=np.int64), rules)
+        # Every total is over the same denominator: the totals order as their numerators.
+        keys = [-total]
+    ordered = final_order(table, [Criterion("imps", keys)])
     return standings_table(ordered, IMP_STANDINGS_COLUMNS)

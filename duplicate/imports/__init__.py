@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from duplicate.errors import InvalidData, Problem, UsageError
+from duplicate.imports.scoring import session_method
 from duplicate.imports.session import Winners, refuse_mixed_encoding, results_table
 from duplicate.limits import MAX_IMPORT_BYTES, MAX_ROUND
 from duplicate.rules import Rules
@@ -29,7 +30,8 @@ SessionFormat = Literal["pbn", "usebio"]
 @dataclass(frozen=True)
 class Session:
     """A bridge session as a results table, how its winners were chosen, and the
-    rules it is scored by (percentage standings, as bridge clubs publish)."""
+    rules it is scored by (the IMP method it declares, else percentage standings, as
+    bridge clubs publish)."""
 
     table: pd.DataFrame
     note: str
@@ -104,7 +106,7 @@ def session_table(
     else:
         lines = read_pbn(_pbn_text(data, source), source)
     table, note = results_table(lines, source, round_number, winners)
-    return Session(table, note, fmt, source)
+    return Session(table, note, fmt, source, Rules(method=session_method(data, fmt)))
 
 
 def _pbn_text(data: bytes, source: str) -> str:

@@ -1,0 +1,80 @@
+"""The scoring a session file declares (duplicate/imports/scoring.py): IMP events come
+in as IMP events, matchpoint sessions as percentages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from duplicate.cli import app
+from duplicate.imports import read_session
+from duplicate.imports.scoring import declared_scoring, scoring_method
+from tests.conftest import ROOT
+
+
+@pytest.mark.parametrize(
+    ("declared", "method"),
+    [
+        # PBN's Scoring tag
+        ("IMP;Cross", "cross-imps"),
+        ("Cross", "cross-imps"),
+        ("Butler", "butler"),
+        ("IMP;Butler", "butler"),
+        ("MP", "percentage"),
+        ("MatchPoints", "percentage"),
+        ("MP2", "percentage"),
+        ("IMP", None),  # teams, or an IMP pairs event that does not say how
+        ("BAM", None),
+        ("Rubber", None),
+        # USEBIO 1.2 BOARD_SCORING_METHOD
+        ("CROSS_IMPS", "cross-imps"),
+        ("BUTLER_IMPS", "butler"),
+        ("BUTLER", "butler"),
+        ("MATCH_POINTS", "percentage"),
+        ("IMPS", None),
+        ("AGGREGATE", None),
+        # USEBIO 1.0 EVENT_TYPE
+        ("CROSS_IMP", "cross-imps"),
+        ("BUTLER_PAIRS", "butler"),
+        ("SWISS_PAIRS_CROSS_IMPS", "cross-imps"),
+        ("SWISS_PAIRS_BUTLER_IMPS", "butler"),
+        ("MP_PAIRS", "percentage"),
+        ("TEAMS_OF_FOUR", None),
+        ("INDIVIDUAL", None),
+        ("", None),
+    ],
+)
+def test_declared_scorings_map_to_methods(declared: str, method: str | None) -> None:
+    assert scoring_method(declared) == method
+    assert scoring_method(declared.lower()) == method
+
+
+def test_where_files_declare_their_scoring() -> None:
+    salliere = (ROOT / "tests" / "data" / "sessions" / "salliere" / "imp.xml").read_bytes()
+    assert declared_scoring(salliere, "usebio") == "CROSS_IMP"
+    xml = b"<EVENT EVENT_TYPE='PAIRS'><BOARD_SCORING_METHOD> BUTLER_IMPS </BOARD_SCORING_METHOD>"
+    assert declared_scoring(xml, "usebio") == "BUTLER_IMPS"  # the 1.2 element wins
+    pbn = (ROOT / "sample_data" / "bridge_session.pbn").read_bytes()
+    assert declared_scoring(pbn, "pbn") == "MP"
+    assert declared_scoring(b'[Event "x"]\n', "pbn") is None
+
+
+def test_an_imp_pbn_session_is_scored_by_imps(tmp_path: Path) -> None:
+    text = (ROOT / "sample_data" / "bridge_session.pbn").read_text()
+    path = tmp_path / "ximp.pbn"
+    path.write_text(text.replace('[Scoring "MP"]', '[Scoring "IMP;Cross"]'))
+    assert read_session(path).rules.method == "cross-imps"
+    result = CliRunner().invoke(app, ["standings", str(path), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].split(",")[:5] == [
+        "section",
+        "place",
+        "player",
+        "deals",
+        "imps",
+    ]
+    path.write_text(text.replace('[Scoring "MP"]', '[Scoring "Butler"]'))
+    assert read_session(path).rules.method == "butler"
+    assert read_session(ROOT / "sample_data" / "bridge_session.pbn").rules.method == "percentage"

@@ -3,8 +3,10 @@ by hand and checked against tests/imp_reference.py on random events."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -300,11 +302,8 @@ def test_imp_events_refuse_what_they_do_not_do() -> None:
     assert problem_codes(caught.value) == ["rules.bad-value"]
 
 
-def test_cli_scores_and_ranks_by_imps(tmp_path: object) -> None:
-    from pathlib import Path
-
-    folder = Path(str(tmp_path))
-    path = folder / "results.csv"
+def test_cli_scores_and_ranks_by_imps(tmp_path: Path) -> None:
+    path = tmp_path / "results.csv"
     rows = board([420, 450, -50, 100]) + board([-100, -100, 200, 200], deal=2)
     pd.DataFrame(rows).assign(round=1).to_csv(path, index=False)
     runner = CliRunner()
@@ -335,3 +334,57 @@ def test_cli_scores_and_ranks_by_imps(tmp_path: object) -> None:
     bad = runner.invoke(app, ["standings", str(path), "--method", "butler", "--butler-half", "up"])
     assert bad.exit_code == 2
     assert codes(bad.stderr) == ["option.bad-choice"]
+
+
+def _csv(folder: Path) -> Path:
+    path = folder / "results.csv"
+    rows = board([420, 450, -50, 100]) + board([-100, -100, 200, 200], deal=2)
+    pd.DataFrame(rows).assign(round=1).to_csv(path, index=False)
+    return path
+
+
+def test_explain_shows_how_each_deal_s_imps_were_found(tmp_path: Path) -> None:
+    path = _csv(tmp_path)
+    runner = CliRunner()
+    cross = runner.invoke(app, ["explain", "n0", str(path), "--method", "cross-imps"])
+    assert cross.exit_code == 0, cross.output
+    assert "n1 450: -30 = -1; n2 -50: 470 = +10; n3 100: 320 = +8" in cross.stdout
+    assert "IMPs 1 over 2 deals (average 0.5 a deal)" in cross.stdout
+    assert "Below: n3, place 4, 0.67 IMPs. n0 is ahead" in cross.stdout
+    butler = runner.invoke(app, ["explain", "n0", str(path), "--method", "butler", "-f", "json"])
+    assert butler.exit_code == 0, butler.output
+    found = json.loads(butler.stdout)
+    # Deal 1: 100 and 420 kept, datum 260; deal 2: -100 and 200 kept, datum 50.
+    assert [(d["datum"], d["difference"], d["imps"]) for d in found["deals"]] == [
+        (260, 160, 4),
+        (50, -150, -4),
+    ]
+    assert found["imps"] == 0
+    assert found["below"]["criterion"] == "shared"
+
+
+def test_explain_agrees_with_the_score_table() -> None:
+    event = pd.DataFrame(
+        board([420, 450, -50, 100, 620]) + board([-100, 1430, 200, 200, -50], deal=2)
+    )
+    for rules in (CROSS, CROSS_SUM, BUTLER):
+        scored = duplicate.score(event, rules).frame
+        for player in ("n0", "e3", "n4"):
+            why = duplicate.explain(event, player, rules)
+            assert why.imps is not None
+            mine = scored[scored["player"] == player]["imps"]
+            shown = [imp_reference.shown(d.imps) for d in why.imps.deals]
+            assert shown == [Decimal(str(v)) for v in mine]
+
+
+def test_the_report_labels_imps(tmp_path: Path) -> None:
+    path = _csv(tmp_path)
+    site = tmp_path / "site"
+    result = CliRunner().invoke(app, ["report", str(path), "--method", "butler", "-o", str(site)])
+    assert result.exit_code == 0, result.output
+    index = (site / "index.html").read_text()
+    assert ">IMPs</th>" in index
+    assert ">Total</th>" not in index
+    deal = (site / "deals" / "1.html").read_text()
+    assert ">Datum</th>" in deal
+    assert ">MP</th>" not in deal

@@ -106,7 +106,7 @@ METHODS: dict[Method, ScoringMethod] = {
         score=_imp_score,
         standings=_imp_standings,
         takes_adjustments=False,
-        explained=False,
+        explained=True,
         distributed=False,
     ),
     "butler": ScoringMethod(
@@ -114,7 +114,7 @@ METHODS: dict[Method, ScoringMethod] = {
         score=_imp_score,
         standings=_imp_standings,
         takes_adjustments=False,
-        explained=False,
+        explained=True,
         distributed=False,
     ),
 }

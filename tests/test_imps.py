@@ -388,3 +388,23 @@ def test_the_report_labels_imps(tmp_path: Path) -> None:
     deal = (site / "deals" / "1.html").read_text()
     assert ">Datum</th>" in deal
     assert ">MP</th>" not in deal
+
+
+def test_verify_compares_published_imps(tmp_path: Path) -> None:
+    path = _csv(tmp_path)
+    published = tmp_path / "published.csv"
+    # As a club publishes it: place, pair, IMPs (its own header), one total mistyped.
+    published.write_text(
+        "Place,Player,IMPs\n1,e2,12\n2,n1,6\n3,n0,3\n4,n3,2\n5,e3,-2\n6,e0,-3\n7,e1,-6\n8,n2,-11\n"
+    )
+    runner = CliRunner()
+    args = ["verify", str(path), str(published), "--method", "cross-imps", "--cross-imps", "sum"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    # e2: 25 on deal 1; -200 on deal 2 against 100, 100 and -200: -7, -7, 0. 25 - 14 = 11.
+    assert result.stdout.splitlines() == [
+        "section,player,field,published,recomputed",
+        ",e2,imps,12,11",
+    ]
+    published.write_text(published.read_text().replace("e2,12", "e2,11"))
+    assert runner.invoke(app, args).exit_code == 0

@@ -174,7 +174,6 @@ def test_standings_total_average_and_shared_places() -> None:
     level = duplicate.standings(pd.DataFrame(board([0, 0, 50])), CROSS_SUM).frame
     assert list(level["place"]) == [1, 2, 2, 4, 4, 6]
     assert list(level["imps"]) == [4, 2, 2, -2, -2, -4]
-    assert list(level["decided_by"]) == ["", "imps", "tied", "imps", "tied", "imps"]
 
 
 @st.composite
@@ -321,10 +320,7 @@ def test_cli_scores_and_ranks_by_imps(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert (
-        result.stdout.splitlines()[0]
-        == "section,place,player,deals,imps,average_imps,decided_by,playoff"
-    )
+    assert result.stdout.splitlines()[0] == "section,place,player,deals,imps,average_imps"
     assert result.stdout.splitlines()[1].startswith(",1,e2,2,")
     butler = runner.invoke(
         app, ["score", str(path), "--method", "butler", "--butler-drop", "0", "--format", "csv"]

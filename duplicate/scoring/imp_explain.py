@@ -120,7 +120,7 @@ def explain_imps(
         "section": me["section"],
         "place": int(me["place"]),
         "players": len(table),
-        "playoff": bool(me["playoff"]),
+        "playoff": False,  # equal totals share the place
         "deals": [],
         "imps": mine,
     }

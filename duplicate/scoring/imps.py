@@ -50,16 +50,8 @@ from duplicate.scoring.standings import standings_table
 
 BUTLER_SCORE_COLUMNS = (*RESULT_COLUMNS, "n", "datum", "difference", "imps")
 CROSS_SCORE_COLUMNS = (*RESULT_COLUMNS, "n", "comparisons", "imps")
-IMP_STANDINGS_COLUMNS = (
-    "section",
-    "place",
-    "player",
-    "deals",
-    "imps",
-    "average_imps",
-    "decided_by",
-    "playoff",
-)
+# As bridge clubs publish them (like percentage standings): equal totals share a place.
+IMP_STANDINGS_COLUMNS = ("section", "place", "player", "deals", "imps", "average_imps")
 # Sums of IMPs and of scores stay this far inside int64.
 _LIMIT = 2**62
 

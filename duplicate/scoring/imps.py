@@ -258,14 +258,17 @@ def imp_standings(results: Results, rules: Rules) -> pa.Table:
         code, n_sections = section_codes(section)
         most = np.zeros(n_sections, dtype=np.int64)
         np.maximum.at(most, code, deals)
-        num, den = total * most[code], deals * common
-        table["imps"] = decimal_array(imp_centi(num, den), 2)
-        if len(den) and int(den.max()) >= EXACT_DENOMINATOR_LIMIT:
+        largest = int(np.abs(total).max(initial=0)) * int(most.max(initial=1)) * 100
+        if largest >= _LIMIT or (
+            len(deals) and int(deals.max()) * common >= EXACT_DENOMINATOR_LIMIT
+        ):
             raise OutOfRange(
                 "scaled IMP totals of this event's group sizes cannot be ordered exactly; "
                 "score it with {opt:imp_totals=sum}",
                 "number.out-of-range",
             )
+        num, den = total * most[code], deals * common
+        table["imps"] = decimal_array(imp_centi(num, den), 2)
         whole, fraction = ratio_key(num, den)
         keys: list[IntArray | FloatArray] = [-whole, -fraction]
     else:

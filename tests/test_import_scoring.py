@@ -78,3 +78,27 @@ def test_an_imp_pbn_session_is_scored_by_imps(tmp_path: Path) -> None:
     path.write_text(text.replace('[Scoring "MP"]', '[Scoring "Butler"]'))
     assert read_session(path).rules.method == "butler"
     assert read_session(ROOT / "sample_data" / "bridge_session.pbn").rules.method == "percentage"
+
+
+@pytest.mark.parametrize(
+    ("event", "method"),
+    [
+        ('<EVENT EVENT_TYPE="CROSS_IMP">', "cross-imps"),
+        ('<EVENT EVENT_TYPE="BUTLER_PAIRS">', "butler"),
+        (
+            '<EVENT EVENT_TYPE="PAIRS">\n<BOARD_SCORING_METHOD>CROSS_IMPS</BOARD_SCORING_METHOD>',
+            "cross-imps",
+        ),
+        ('<EVENT EVENT_TYPE="MP_PAIRS">', "percentage"),
+    ],
+)
+def test_an_imp_usebio_session_is_scored_by_imps(event: str, method: str, tmp_path: Path) -> None:
+    """Once imported silently as matchpoints; now as the IMP event it declares."""
+    from tests.test_bridge_import import TRAVELLERS, usebio_text
+
+    path = tmp_path / "session.xml"
+    path.write_text(usebio_text(TRAVELLERS).replace('<EVENT EVENT_TYPE="MP_PAIRS">', event))
+    assert read_session(path).rules.method == method
+    result = CliRunner().invoke(app, ["standings", str(path), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert ("imps" in result.stdout.splitlines()[0].split(",")) == (method != "percentage")

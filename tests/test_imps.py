@@ -404,3 +404,18 @@ def test_verify_compares_published_imps(tmp_path: Path) -> None:
     ]
     published.write_text(published.read_text().replace("e2,12", "e2,11"))
     assert runner.invoke(app, args).exit_code == 0
+
+
+def test_adjustments_and_factoring_are_refused_for_imps(tmp_path: Path) -> None:
+    path = _csv(tmp_path)
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text("round,deal,player,kind,value,reason\n1,1,n0,avg_plus,,late\n")
+    runner = CliRunner()
+    args = ["standings", str(path), "--method", "butler", "--adjustments", str(adjustments)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert codes(result.stderr) == ["scoring.method-unsupported"]
+    args = ["standings", str(path), "--method", "cross-imps", "--factoring", "neuberg"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert codes(result.stderr) == ["rules.conflict"]

@@ -266,6 +266,16 @@ SETTINGS: tuple[Setting, ...] = (
         choices=_choices(HalfRounding),
     ),
     Setting(
+        "imp_average",
+        "scoring",
+        "whole",
+        "IMPs: what an average plus (or an assigned 60%) scores; average minus (40%) "
+        "scores its negation, an assigned 50% nothing. Default 3.",
+        toml="imps.average",
+        comment="IMPs of an average plus (average minus: its negation; an assigned 50%: 0).",
+        metavar="IMPS",
+    ),
+    Setting(
         "imp_totals",
         "scoring",
         "choice",

@@ -32,6 +32,7 @@ from duplicate.options import (
     rules_values,
     settings,
 )
+from duplicate.scoring.imp_scale import MAX_IMPS
 from duplicate.stages.stage_rules import StageRules
 
 __all__ = [
@@ -79,6 +80,8 @@ class Rules:
     butler_drop: int = 1
     butler_round: int = 10
     butler_half: HalfRounding = "away"
+    # IMPs of an average plus (average minus: its negation).
+    imp_average: int = 3
     # IMP standings: totals as summed, or scaled to the most deals played.
     imp_totals: ImpTotals = "sum"
     # Paohuzi (001_*.txt appendix 1): the event's minimum huxi to win (起胡胡息数).
@@ -152,6 +155,11 @@ class Rules:
             raise UsageError(
                 f"{{opt:butler_round}} must be from 0 to {MAX_BUTLER_ROUND:,} and "
                 "{opt:butler_drop} at least 0",
+                "rules.bad-value",
+            )
+        if not 0 <= self.imp_average <= MAX_IMPS:
+            raise UsageError(
+                f"{{opt:imp_average}} must be from 0 to {MAX_IMPS}, not {self.imp_average}",
                 "rules.bad-value",
             )
         if self.sp_min_deals < 0 or self.paohuzi_min_huxi < 0:

@@ -3,6 +3,7 @@ by hand and checked against tests/imp_reference.py on random events."""
 
 from __future__ import annotations
 
+import io
 import json
 from decimal import Decimal
 from fractions import Fraction
@@ -406,10 +407,41 @@ def test_verify_compares_published_imps(tmp_path: Path) -> None:
     assert runner.invoke(app, args).exit_code == 0
 
 
-def test_adjustments_and_factoring_are_refused_for_imps(tmp_path: Path) -> None:
+def test_assigned_results_score_their_imps(tmp_path: Path) -> None:
+    """n0's +420 on deal 1 is replaced by average plus: 3 IMPs, and it leaves the
+    group. Butler on the other three NS results (450, -50, 100; one dropped at each
+    end): datum 100, so n1 +350 is 8 IMPs, n2 -150 is -4, n3 0."""
     path = _csv(tmp_path)
     adjustments = tmp_path / "adjustments.csv"
-    adjustments.write_text("round,deal,player,kind,value,reason\n1,1,n0,avg_plus,,late\n")
+    adjustments.write_text(
+        "round,deal,player,kind,value,reason\n1,1,n0,avg_plus,,fouled\n1,2,n1,void,,not played\n"
+    )
+    runner = CliRunner()
+    more = ["--method", "butler", "--adjustments", str(adjustments), "-o", "-"]
+    result = runner.invoke(app, ["score", str(path), *more])
+    assert result.exit_code == 0, result.output
+    scored = pd.read_csv(io.StringIO(result.stdout), dtype=str, keep_default_na=False)
+    deal_1 = scored[(scored["deal"] == "1") & (scored["seat"] == "NS")].set_index("player")
+    assert dict(deal_1["imps"]) == {"n0": "3", "n1": "8", "n2": "-4", "n3": "0"}
+    assert dict(deal_1["datum"]) == {"n0": "", "n1": "100.00", "n2": "100.00", "n3": "100.00"}
+    assert deal_1.loc["n0", "adjustment"].startswith("avg_plus")
+    result = runner.invoke(app, ["standings", str(path), *more])
+    table = pd.read_csv(io.StringIO(result.stdout), dtype=str).set_index("player")
+    # n1 has one deal that counts: 8 IMPs. n0: 3, and on deal 2, where n1's result is
+    # void, -100 against the datum of -100, 200, 200 (the middle one, 200): -7.
+    assert (table.loc["n1", "deals"], table.loc["n1", "imps"]) == ("1", "8")
+    assert table.loc["n0", "imps"] == "-4"
+    why = runner.invoke(app, ["explain", "n0", str(path), *more[:-2], "-f", "json"])
+    assert why.exit_code == 0, why.output
+    deals = json.loads(why.stdout)["deals"]
+    assert (deals[0]["n"], deals[0]["imps"]) == (None, 3)
+    assert deals[0]["adjustment"].startswith("avg_plus")
+
+
+def test_corrections_without_imp_meaning_and_factoring_are_refused(tmp_path: Path) -> None:
+    path = _csv(tmp_path)
+    adjustments = tmp_path / "adjustments.csv"
+    adjustments.write_text("round,deal,player,kind,value,reason\n1,1,n0,mp_pct,55,fouled\n")
     runner = CliRunner()
     args = ["standings", str(path), "--method", "butler", "--adjustments", str(adjustments)]
     result = runner.invoke(app, args)

@@ -169,11 +169,15 @@ def _imp_lines(e: Explanation) -> list[str]:
     butler = e.rules.method == "butler"
     keys = ["round", "deal", "table", "seat", "score", "n"]
     keys += ["datum", "difference", "imps"] if butler else ["imps"]
+    if any(d.adjustment for d in e.imps.deals):
+        keys.append("adjustment")
     cells = [[text(getattr(d, k)) for k in keys] for d in e.imps.deals]
     lines = _aligned([keys, *cells])
     if not butler:
         how = "average over the comparisons" if e.rules.cross_imps == "average" else "sum"
         for d in e.imps.deals:
+            if d.n is None:
+                continue  # assigned: compared with nothing
             compared = "; ".join(
                 f"{c.player} {text(c.score)}: {text(c.difference)} = {c.imps:+d}"
                 for c in d.comparisons

@@ -101,11 +101,13 @@ class ImpDeal:
     table: object | None
     seat: object
     score: Fraction
-    n: int
+    # The results compared (None: an assigned result, compared with nothing).
+    n: int | None
     imps: Fraction
     datum: Fraction | None = None
     difference: Fraction | None = None
     comparisons: tuple[ImpComparison, ...] = ()
+    adjustment: str | None = None
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,7 @@ class ImpDetail:
             if d.datum is not None:
                 deal["datum"] = json_number(d.datum)
                 deal["difference"] = json_number(d.difference)
-            else:
+            elif d.n is not None:
                 deal["comparisons"] = [
                     {
                         "player": c.player,
@@ -144,6 +146,7 @@ class ImpDetail:
                     for c in d.comparisons
                 ]
             deal["imps"] = json_number(d.imps)
+            deal["adjustment"] = d.adjustment
             deals.append(deal)
         out: dict[str, Any] = {
             "deals": deals,

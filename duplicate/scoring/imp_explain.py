@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results
+from duplicate.model.row_adjustments import RowAdjustments, match_adjustments
 from duplicate.rules import Rules
 from duplicate.scoring.explanation import (
     ImpComparison,
@@ -49,10 +51,27 @@ def butler_datum(scores: list[Fraction], rules: Rules) -> Fraction:
 
 
 def imp_detail(
-    results: Results, rules: Rules, player: str, section: object, most_deals: int
+    results: Results,
+    rules: Rules,
+    player: str,
+    section: object,
+    most_deals: int,
+    fixed: RowAdjustments | None = None,
 ) -> ImpDetail:
-    """The player's deals: their group, and how each result's IMPs were found."""
+    """The player's deals: their group, and how each result's IMPs were found. With
+    adjustments, an assigned result is compared with nothing and scores its assigned
+    IMPs; a void one is left out."""
     frame = results.frame
+    n_rows = len(frame)
+    void = np.zeros(n_rows, dtype=bool) if fixed is None else fixed.void
+    step = np.zeros(n_rows, dtype=np.int64)
+    if fixed is not None:
+        step = np.where(
+            fixed.assigned_centi >= 0, (fixed.assigned_centi - 5000) // 1000, fixed.average
+        )
+    assigned = void.copy() if fixed is None else (fixed.assigned_centi >= 0) | (fixed.average != 0)
+    in_groups = ~assigned & ~void
+    played = pd.Series(in_groups, index=frame.index)
     unit = Fraction(1, 10**results.score_scale)
     keys = [k for k in ("section", *rules.scope.deal_keys, "seat") if k in frame.columns]
     keys = list(dict.fromkeys(keys))
@@ -62,7 +81,10 @@ def imp_detail(
     mine = frame[same_section & (frame["player"].astype(str) == player)]
     deals = []
     for at, row in mine.sort_values(["round", "deal"]).iterrows():
-        group = same_section.copy()
+        position = frame.index.get_loc(at)
+        if void[position]:
+            continue
+        group = same_section & played
         for key in keys:
             group &= frame[key] == row[key]
         others = frame[group & (frame.index != at)]
@@ -76,7 +98,14 @@ def imp_detail(
             "score": own,
             "n": len(scores) + 1,
         }
-        if rules.method == "butler":
+        if not in_groups[position]:
+            assert fixed is not None
+            entry.update(
+                n=None,
+                imps=Fraction(int(step[position]) * rules.imp_average),
+                adjustment=str(fixed.note[position]),
+            )
+        elif rules.method == "butler":
             datum = butler_datum([own, *scores], rules)
             entry.update(datum=datum, difference=own - datum, imps=Fraction(imp_of(own - datum)))
         else:
@@ -101,16 +130,22 @@ def imp_detail(
 
 
 def explain_imps(
-    results: Results, table: pd.DataFrame, player: str, rules: Rules, at: int
+    results: Results,
+    table: pd.DataFrame,
+    player: str,
+    rules: Rules,
+    at: int,
+    adjustments: Adjustments | None = None,
 ) -> dict[str, Any]:
     """The player at position `at` of their section's standings `table`: their deals'
     IMPs, their total, and how they compare with the players just above and below."""
     most = int(table["deals"].max())
     section = table.iloc[at]["section"]
+    fixed = None if adjustments is None else match_adjustments(results, adjustments)
 
     def detail(row: int) -> ImpDetail:
         name = str(table.iloc[row]["player"])
-        return imp_detail(results, rules, name, section, most)
+        return imp_detail(results, rules, name, section, most, fixed)
 
     me = table.iloc[at]
     mine = detail(at)

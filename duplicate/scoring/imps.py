@@ -17,12 +17,14 @@ cross-IMPs); totals are summed over one common denominator.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
-from duplicate.errors import OutOfRange
+from duplicate.errors import OutOfRange, UsageError
+from duplicate.model.adjustments import Adjustments
 from duplicate.model.codes import combine, dense_codes, first_rows
 from duplicate.model.exact import (
     EXACT_DENOMINATOR_LIMIT,
@@ -35,6 +37,7 @@ from duplicate.model.exact import (
 from duplicate.model.grouping import group_codes, section_codes
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
+from duplicate.model.row_adjustments import RowAdjustments, match_adjustments
 from duplicate.rules import Rules
 from duplicate.scoring.final_order import PLAYER_KEYS, Criterion, final_order
 from duplicate.scoring.imp_scale import BAND_STARTS, MAX_IMPS, imps
@@ -42,14 +45,15 @@ from duplicate.scoring.player_stats import section_text, take
 from duplicate.scoring.row_order import canonical_order
 from duplicate.scoring.score_table import (
     RESULT_COLUMNS,
+    adjustment_array,
     identifier_arrays,
     result_arrays,
     table_of,
 )
 from duplicate.scoring.standings import standings_table
 
-BUTLER_SCORE_COLUMNS = (*RESULT_COLUMNS, "n", "datum", "difference", "imps")
-CROSS_SCORE_COLUMNS = (*RESULT_COLUMNS, "n", "comparisons", "imps")
+BUTLER_SCORE_COLUMNS = (*RESULT_COLUMNS, "n", "datum", "difference", "imps", "adjustment")
+CROSS_SCORE_COLUMNS = (*RESULT_COLUMNS, "n", "comparisons", "imps", "adjustment")
 # As bridge clubs publish them (like percentage standings): equal totals share a place.
 IMP_STANDINGS_COLUMNS = ("section", "place", "player", "deals", "imps", "average_imps")
 # Sums of IMPs and of scores stay this far inside int64.
@@ -66,6 +70,11 @@ class ImpRows:
     imp_den: IntArray
     datum_num: IntArray | None = None
     datum_den: IntArray | None = None
+    # With adjustments: the rows compared (not assigned, not void), the rows that count
+    # (not void), and each row's adjustment note ("" for none).
+    played: npt.NDArray[np.bool_] | None = None
+    counted: npt.NDArray[np.bool_] | None = None
+    note: npt.NDArray[np.object_] | None = None
 
 
 @dataclass(frozen=True)
@@ -79,9 +88,15 @@ class _Groups:
     start: IntArray  # per group: its first sorted row
 
 
-def _groups(results: Results, rules: Rules) -> _Groups:
+def _groups(results: Results, rules: Rules, played: npt.NDArray[np.bool_] | None = None) -> _Groups:
     key = combine([results.key(*rules.scope.deal_keys), results.codes("seat")])[0]
-    group, _ = dense_codes(key)
+    group, groups = dense_codes(key)
+    if played is not None and not played.all():
+        # A result not played (assigned, void) is a group of its own: compared with nothing.
+        alone = np.flatnonzero(~played)
+        group = group.copy()
+        group[alone] = groups + np.arange(len(alone))
+        group, _ = dense_codes(group)
     score = np.asarray(results.numbers("score_units"), dtype=np.int64)
     order = np.lexsort((score, group)).astype(np.int64)
     g = group[order]
@@ -90,11 +105,43 @@ def _groups(results: Results, rules: Rules) -> _Groups:
     return _Groups(order, g, score[order], size, start)
 
 
-def imp_rows(results: Results, rules: Rules) -> ImpRows:
-    """Every result's IMPs by the rules' method (cross-imps or butler)."""
-    if rules.method == "butler":
-        return _butler(results, rules)
-    return _cross(results, rules)
+def imp_rows(results: Results, rules: Rules, adjustments: Adjustments | None = None) -> ImpRows:
+    """Every result's IMPs by the rules' method (cross-imps or butler).
+
+    Adjustments (docs/bridge.md, "IMPs"): an assigned result leaves its group and
+    scores rules.imp_average IMPs for average plus (or an assigned 60%), its negation
+    for average minus (40%), 0 for an assigned 50%; a void result scores nothing and is
+    not counted. Other corrections are matchpoint corrections, refused here."""
+    if adjustments is None:
+        return _cross(results, rules) if rules.method != "butler" else _butler(results, rules)
+    fixed = match_adjustments(results, adjustments)
+    _refuse_matchpoint_corrections(fixed, adjustments)
+    assigned = (fixed.assigned_centi >= 0) | (fixed.average != 0)
+    played = ~assigned & ~fixed.void
+    rows = (_butler if rules.method == "butler" else _cross)(results, rules, played)
+    step = np.where(fixed.assigned_centi >= 0, (fixed.assigned_centi - 5000) // 1000, fixed.average)
+    num = np.where(played, rows.imp_num, step * rules.imp_average)
+    num = np.where(fixed.void, 0, num)
+    den = np.where(played, rows.imp_den, 1)
+    return replace(
+        rows, imp_num=num, imp_den=den, played=played, counted=~fixed.void, note=fixed.note
+    )
+
+
+def _refuse_matchpoint_corrections(fixed: RowAdjustments, adjustments: Adjustments) -> None:
+    """Penalties, weighted scores and an assigned MP% other than 40, 50 or 60 have no
+    IMP meaning here: refused, naming the first."""
+    frame = adjustments.frame
+    odd = frame["kind"].isin(["penalty", "weighted"]) | (
+        (frame["kind"] == "mp_pct") & ~frame["cents"].isin([4000, 5000, 6000])
+    )
+    if odd.any():
+        first = frame[odd].iloc[0]
+        raise UsageError(
+            f"{adjustments.source}, row {first['row']}: a {first['kind']} adjustment has no "
+            "meaning in IMPs; give avg_plus, avg_minus, void, or an mp_pct of 40, 50 or 60",
+            "scoring.method-unsupported",
+        )
 
 
 def _unscatter(order: IntArray, *sorted_values: IntArray) -> list[IntArray]:
@@ -107,11 +154,11 @@ def _unscatter(order: IntArray, *sorted_values: IntArray) -> list[IntArray]:
     return out
 
 
-def _cross(results: Results, rules: Rules) -> ImpRows:
+def _cross(results: Results, rules: Rules, played: npt.NDArray[np.bool_] | None = None) -> ImpRows:
     """Cross-IMPs without a loop over results: for each band start t, a result gains an
     IMP from every result of its group at least t below it and loses one to every result
     at least t above it; counted by binary search in the group's sorted scores."""
-    groups = _groups(results, rules)
+    groups = _groups(results, rules, played)
     g, s = groups.group, groups.score
     unit = 10**results.score_scale
     if not len(s):
@@ -140,8 +187,8 @@ def _cross(results: Results, rules: Rules) -> ImpRows:
     return ImpRows(size, num, den)
 
 
-def _butler(results: Results, rules: Rules) -> ImpRows:
-    groups = _groups(results, rules)
+def _butler(results: Results, rules: Rules, played: npt.NDArray[np.bool_] | None = None) -> ImpRows:
+    groups = _groups(results, rules, played)
     g, s, size = groups.group, groups.score, groups.size
     position = np.arange(len(g)) - groups.start[g]
     drop = np.minimum(rules.butler_drop, (size - 1) // 2)
@@ -183,27 +230,33 @@ def imp_centi(num: IntArray, den: IntArray) -> IntArray:
     return div_half_up(num * 100, den)
 
 
-def imp_score(results: Results, rules: Rules) -> pa.Table:
+def imp_score(results: Results, rules: Rules, adjustments: Adjustments | None = None) -> pa.Table:
     """One row per result in canonical order: the group size and the IMPs, with the
-    datum and difference (Butler) or the comparisons made (cross-IMPs)."""
-    rows = imp_rows(results, rules)
+    datum and difference (Butler) or the comparisons made (cross-IMPs), and the
+    adjustment note. A result not compared (assigned, void) has no group size, datum
+    or comparisons; a void one has no IMPs."""
+    rows = imp_rows(results, rules, adjustments)
     order = canonical_order(results)
     at = slice(0, len(results)) if order is None else order
     unit = 10**results.score_scale
     n = rows.n[at]
+    alone = None if rows.played is None else ~rows.played[at]
+    void = None if rows.counted is None else ~rows.counted[at]
     columns = {
         **result_arrays(results, identifier_arrays(results.columns, results), at),
-        "n": pa.array(n),
+        "n": pa.array(n, mask=alone),
+        "adjustment": adjustment_array(None if rows.note is None else rows.note[at], len(n)),
     }
     if rows.datum_num is not None and rows.datum_den is not None:
         num, den = rows.datum_num[at], rows.datum_den[at]
         score = np.asarray(results.numbers("score_units"), dtype=np.int64)[at]
-        columns["datum"] = decimal_array(div_half_up(num * 100, den * unit), 2)
-        columns["difference"] = decimal_array(div_half_up((score * den - num) * 100, den * unit), 2)
-        columns["imps"] = pa.array(rows.imp_num[at])
+        difference = div_half_up((score * den - num) * 100, den * unit)
+        columns["datum"] = decimal_array(div_half_up(num * 100, den * unit), 2, alone)
+        columns["difference"] = decimal_array(difference, 2, alone)
+        columns["imps"] = pa.array(rows.imp_num[at], mask=void)
         return table_of(columns, BUTLER_SCORE_COLUMNS)
-    columns["comparisons"] = pa.array(n - 1)
-    columns["imps"] = _shown(rows.imp_num[at], rows.imp_den[at], rules)
+    columns["comparisons"] = pa.array(n - 1, mask=alone)
+    columns["imps"] = _shown(rows.imp_num[at], rows.imp_den[at], rules, void)
     return table_of(columns, CROSS_SCORE_COLUMNS)
 
 
@@ -211,9 +264,13 @@ def _averaged(rules: Rules) -> bool:
     return rules.method == "cross-imps" and rules.cross_imps == "average"
 
 
-def _shown(num: IntArray, den: IntArray, rules: Rules) -> pa.Array:  # type: ignore[type-arg]
+def _shown(
+    num: IntArray, den: IntArray, rules: Rules, mask: npt.NDArray[np.bool_] | None = None
+) -> pa.Array:  # type: ignore[type-arg]
     """IMPs as shown: whole numbers, or averages in hundredths."""
-    return decimal_array(imp_centi(num, den), 2) if _averaged(rules) else pa.array(num)
+    if _averaged(rules):
+        return decimal_array(imp_centi(num, den), 2, mask)
+    return pa.array(num, mask=mask)
 
 
 def imp_sums(
@@ -234,15 +291,18 @@ def imp_sums(
     return sums, counts, common
 
 
-def imp_standings(results: Results, rules: Rules) -> pa.Table:
+def imp_standings(
+    results: Results, rules: Rules, adjustments: Adjustments | None = None
+) -> pa.Table:
     """Players by total IMPs, exactly; equal totals share the place. The average per
     deal played is shown beside the total.
 
     With rules.imp_totals "scaled" a player's total is scaled to the most deals a
     player of their section played (total x most / played): the order is that of the
     averages per deal."""
-    rows = imp_rows(results, rules)
-    humans = np.flatnonzero(~is_robot(results.columns["player"]))
+    rows = imp_rows(results, rules, adjustments)
+    counted = ~is_robot(results.columns["player"])
+    humans = np.flatnonzero(counted if rows.counted is None else counted & rows.counted)
     kept = {name: take(results.columns[name], humans) for name in PLAYER_KEYS}
     player, n_players = group_codes(kept, PLAYER_KEYS)
     total, deals, common = imp_sums(rows.imp_num[humans], rows.imp_den[humans], player, n_players)

@@ -69,11 +69,7 @@ def _standard_points_standings(
 def _imp_score(
     results: Results, rules: Rules, adjustments: Adjustments | None, batch_rows: int | None
 ) -> ScoreBatches:
-    return ScoreBatches.whole(imp_score(results, rules))
-
-
-def _imp_standings(results: Results, rules: Rules, adjustments: Adjustments | None) -> pa.Table:
-    return imp_standings(results, rules)
+    return ScoreBatches.whole(imp_score(results, rules, adjustments))
 
 
 METHODS: dict[Method, ScoringMethod] = {
@@ -104,16 +100,16 @@ METHODS: dict[Method, ScoringMethod] = {
     "cross-imps": ScoringMethod(
         "cross-imps",
         score=_imp_score,
-        standings=_imp_standings,
-        takes_adjustments=False,
+        standings=imp_standings,
+        takes_adjustments=True,
         explained=True,
         distributed=False,
     ),
     "butler": ScoringMethod(
         "butler",
         score=_imp_score,
-        standings=_imp_standings,
-        takes_adjustments=False,
+        standings=imp_standings,
+        takes_adjustments=True,
         explained=True,
         distributed=False,
     ),

@@ -57,12 +57,27 @@ def imps(difference: Fraction) -> int:
 Key = tuple[object, ...]
 
 
+# A row's adjustment, if any ("kind"): its IMPs, or None for a void result.
+ASSIGNED = {"avg_plus": 3, "avg_minus": -3, "void": None}
+
+
 def _groups(rows: list[dict[str, object]]) -> dict[Key, list[int]]:
-    """Row positions by comparison group: section, round, deal and seat."""
+    """Row positions by comparison group: section, round, deal and seat. A row with an
+    adjustment is compared with nothing."""
     groups: dict[Key, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
-        groups[(row["section"], row["round"], row["deal"], row["seat"])].append(i)
+        if not row.get("kind"):
+            groups[(row["section"], row["round"], row["deal"], row["seat"])].append(i)
     return groups
+
+
+def with_assigned(rows: list[dict[str, object]], values: list[Fraction]) -> list[Fraction]:
+    """The rows' IMPs with each adjusted row's assigned IMPs (0 for a void one)."""
+    out = list(values)
+    for i, row in enumerate(rows):
+        if row.get("kind"):
+            out[i] = Fraction(ASSIGNED[str(row["kind"])] or 0)
+    return out
 
 
 def cross_imps(rows: list[dict[str, object]], average: bool) -> list[Fraction]:
@@ -114,7 +129,8 @@ def standings(
     the place (1, 1, 3)."""
     totals: dict[tuple[object, object], Fraction] = defaultdict(Fraction)
     for row, value in zip(rows, row_imps, strict=True):
-        totals[(row["section"], row["player"])] += value
+        if row.get("kind") != "void":
+            totals[(row["section"], row["player"])] += value
     out = []
     for section in sorted({s for s, _ in totals}, key=str):
         field = sorted(

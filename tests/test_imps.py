@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate.cli import app
 from duplicate.errors import UsageError
+from duplicate.model.adjustments import parse_adjustments
 from duplicate.scoring.imp_scale import imps
 from tests import imp_reference
 from tests.conftest import codes, problem_codes
@@ -276,6 +277,61 @@ def test_butler_agrees_with_the_reference(
     assert _standings(event, rules) == {
         (s, p, place, int(t))
         for s, p, place, t in imp_reference.standings(rows, [Fraction(v) for v in want])
+    }
+
+
+@pytest.mark.slow
+@common
+@given(imp_events(), st.data(), st.booleans())
+def test_adjusted_events_agree_with_the_reference(
+    event: pd.DataFrame, data: st.DataObject, butler: bool
+) -> None:
+    """Some results assigned average plus or minus, some void: compared with nothing."""
+    # Adjustments name a player, not a section: ids unique across sections.
+    event = event.assign(player=event["section"] + event["player"])
+    kinds = data.draw(
+        st.lists(
+            st.sampled_from(["", "", "", "avg_plus", "avg_minus", "void"]),
+            min_size=len(event),
+            max_size=len(event),
+        )
+    )
+    rows = event.to_dict("records")
+    for row, kind in zip(rows, kinds, strict=True):
+        row["kind"] = kind
+    adjusted = [r for r in rows if r["kind"]]
+    frame = pd.DataFrame(
+        [
+            {"round": r["round"], "deal": r["deal"], "player": r["player"], "kind": r["kind"]}
+            | {"value": "", "reason": "test", "section": r["section"]}
+            for r in adjusted
+        ],
+        columns=["section", "round", "deal", "player", "kind", "value", "reason"],
+    )
+    adjustments = parse_adjustments(frame) if len(frame) else None
+    if butler:
+        rules = duplicate.Rules(method="butler")
+        want = imp_reference.with_assigned(
+            rows, [Fraction(v) for v in imp_reference.butler(rows, 1, 10, "away")[1]]
+        )
+        shown: list[object] = [int(v) for v in want]
+    else:
+        rules = CROSS
+        want = imp_reference.with_assigned(rows, imp_reference.cross_imps(rows, True))
+        shown = [imp_reference.shown(v) for v in want]
+    scored = duplicate.score(event, rules, adjustments).frame
+    expected = {
+        k: v
+        for k, v, r in zip(_by_player(event, shown), shown, rows, strict=True)
+        if r["kind"] != "void"
+    }
+    have = {k: v for k, v in _scored(scored, "imps").items() if not pd.isna(v)}
+    assert have == expected
+    table = duplicate.standings(event, rules, adjustments).frame
+    got = {(str(r.section), r.player, r.place, r.imps) for r in table.itertuples()}
+    assert got == {
+        (s, p, place, imp_reference.shown(t) if not butler else int(t))
+        for s, p, place, t in imp_reference.standings(rows, want)
     }
 
 

@@ -27,6 +27,7 @@ from duplicate.scoring.explanation import (
     json_number,
 )
 from duplicate.scoring.imp_scale import imps
+from duplicate.scoring.imps import assigned
 
 
 def imp_of(difference: Fraction) -> int:
@@ -64,13 +65,11 @@ def imp_detail(
     frame = results.frame
     n_rows = len(frame)
     void = np.zeros(n_rows, dtype=bool) if fixed is None else fixed.void
-    step = np.zeros(n_rows, dtype=np.int64)
-    if fixed is not None:
-        step = np.where(
-            fixed.assigned_centi >= 0, (fixed.assigned_centi - 5000) // 1000, fixed.average
-        )
-    assigned = void.copy() if fixed is None else (fixed.assigned_centi >= 0) | (fixed.average != 0)
-    in_groups = ~assigned & ~void
+    in_groups, fixed_imps = (
+        (np.ones(n_rows, dtype=bool), np.zeros(n_rows, dtype=np.int64))
+        if fixed is None
+        else assigned(fixed, rules)
+    )
     played = pd.Series(in_groups, index=frame.index)
     unit = Fraction(1, 10**results.score_scale)
     keys = [k for k in ("section", *rules.scope.deal_keys, "seat") if k in frame.columns]
@@ -102,7 +101,7 @@ def imp_detail(
             assert fixed is not None
             entry.update(
                 n=None,
-                imps=Fraction(int(step[position]) * rules.imp_average),
+                imps=Fraction(int(fixed_imps[position])),
                 adjustment=str(fixed.note[position]),
             )
         elif rules.method == "butler":

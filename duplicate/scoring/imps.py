@@ -116,16 +116,23 @@ def imp_rows(results: Results, rules: Rules, adjustments: Adjustments | None = N
         return _cross(results, rules) if rules.method != "butler" else _butler(results, rules)
     fixed = match_adjustments(results, adjustments)
     _refuse_matchpoint_corrections(fixed, adjustments)
-    assigned = (fixed.assigned_centi >= 0) | (fixed.average != 0)
-    played = ~assigned & ~fixed.void
+    played, assigned_imps = assigned(fixed, rules)
     rows = (_butler if rules.method == "butler" else _cross)(results, rules, played)
-    step = np.where(fixed.assigned_centi >= 0, (fixed.assigned_centi - 5000) // 1000, fixed.average)
-    num = np.where(played, rows.imp_num, step * rules.imp_average)
-    num = np.where(fixed.void, 0, num)
+    num = np.where(played, rows.imp_num, assigned_imps)
     den = np.where(played, rows.imp_den, 1)
     return replace(
         rows, imp_num=num, imp_den=den, played=played, counted=~fixed.void, note=fixed.note
     )
+
+
+def assigned(fixed: RowAdjustments, rules: Rules) -> tuple[npt.NDArray[np.bool_], IntArray]:
+    """Per row: whether it is compared (neither assigned nor void), and the IMPs of an
+    assigned result (rules.imp_average for average plus or 60%, its negation for
+    average minus or 40%, 0 for 50% and for a void result)."""
+    by_pct = fixed.assigned_centi >= 0
+    step = np.where(by_pct, (fixed.assigned_centi - 5000) // 1000, fixed.average)
+    played = ~by_pct & (fixed.average == 0) & ~fixed.void
+    return played, np.where(fixed.void, 0, step * rules.imp_average).astype(np.int64)
 
 
 def _refuse_matchpoint_corrections(fixed: RowAdjustments, adjustments: Adjustments) -> None:
@@ -137,9 +144,10 @@ def _refuse_matchpoint_corrections(fixed: RowAdjustments, adjustments: Adjustmen
     )
     if odd.any():
         first = frame[odd].iloc[0]
+        value = adjustments.value_text()[odd].iloc[0]
         raise UsageError(
-            f"{adjustments.source}, row {first['row']}: a {first['kind']} adjustment has no "
-            "meaning in IMPs; give avg_plus, avg_minus, void, or an mp_pct of 40, 50 or 60",
+            f"{adjustments.source}, row {first['row']}: {first['kind']} {value}".rstrip()
+            + " has no meaning in IMPs; give avg_plus, avg_minus, void, or mp_pct 40, 50 or 60",
             "scoring.method-unsupported",
         )
 

@@ -507,3 +507,16 @@ def test_corrections_without_imp_meaning_and_factoring_are_refused(tmp_path: Pat
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert codes(result.stderr) == ["rules.conflict"]
+
+
+def test_a_club_s_published_butler_example() -> None:
+    """Hemel Hempstead Bridge Club's description of its Butler pairs (scored by
+    ScoreBridge), http://freespace.virgin.net/herts.bridge/hemel/Butler.htm: East-West,
+    4 pairs +620 and 3 pairs +170; one highest and one lowest out, the datum is 440;
+    the four score +5 IMPs (+180), the three -7 (-270)."""
+    ew = [620] * 4 + [170] * 3
+    frame = pd.DataFrame(board([-s for s in ew]))
+    scored = duplicate.score(frame, BUTLER).frame
+    east_west = scored[scored["seat"] == "EW"]
+    assert set(east_west["datum"]) == {Decimal("440.00")}
+    assert sorted(east_west["imps"]) == [-7, -7, -7, 5, 5, 5, 5]

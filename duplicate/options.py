@@ -247,6 +247,16 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="RESULTS",
     ),
     Setting(
+        "butler_trim",
+        "scoring",
+        "decimal",
+        "Butler: the share of a group's results dropped at each end for its datum "
+        "(floor(n x share); ACBLscore 0.05), when it drops more than butler_drop. Default 0.",
+        toml="imps.butler_trim",
+        comment="Butler: or this share of the group's results at each end, if that is more.",
+        metavar="SHARE",
+    ),
+    Setting(
         "butler_round",
         "scoring",
         "whole",

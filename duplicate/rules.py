@@ -78,6 +78,7 @@ class Rules:
     # butler_round points (0: exact), halves away from zero or to even.
     cross_imps: CrossImps = "average"
     butler_drop: int = 1
+    butler_trim: Decimal = Decimal(0)
     butler_round: int = 10
     butler_half: HalfRounding = "away"
     # IMPs of an average plus (average minus: its negation).
@@ -155,6 +156,11 @@ class Rules:
             raise UsageError(
                 f"{{opt:butler_round}} must be from 0 to {MAX_BUTLER_ROUND:,} and "
                 "{opt:butler_drop} at least 0",
+                "rules.bad-value",
+            )
+        if not Decimal(0) <= self.butler_trim < Decimal("0.5"):
+            raise UsageError(
+                f"{{opt:butler_trim}} must be at least 0 and below 0.5, not {self.butler_trim}",
                 "rules.bad-value",
             )
         if not 0 <= self.imp_average <= MAX_IMPS:

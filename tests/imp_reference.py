@@ -97,14 +97,14 @@ def cross_imps(rows: list[dict[str, object]], average: bool) -> list[Fraction]:
 
 
 def butler(
-    rows: list[dict[str, object]], drop: int, step: int, half: str
+    rows: list[dict[str, object]], drop: int, step: int, half: str, trim: Fraction = Fraction(0)
 ) -> tuple[list[Fraction], list[int]]:
     """Each row's datum and Butler IMPs."""
     datums = [Fraction(0)] * len(rows)
     out = [0] * len(rows)
     for members in _groups(rows).values():
         scores = sorted(Fraction(str(rows[i]["score"])) for i in members)
-        k = drop
+        k = max(drop, math.floor(len(scores) * trim))
         while len(scores) - 2 * k < 1:
             k -= 1
         kept = scores[k : len(scores) - k]

@@ -155,6 +155,25 @@ def test_butler_datum_rounding() -> None:
     assert scored.loc["n1", "imps"] == 0
 
 
+def test_a_share_of_the_results_can_be_dropped() -> None:
+    # Twenty results 0, 10, ..., 190: 10% is two at each end (ACBLscore drops 5%: one).
+    frame = pd.DataFrame(board([10 * i for i in range(20)]))
+    datum = {}
+    for trim in ("0.1", "0.05"):
+        rules = duplicate.Rules(method="butler", butler_drop=0, butler_trim=Decimal(trim))
+        scored = duplicate.score(frame, rules).frame.set_index("player")
+        datum[trim] = scored.loc["n0", "datum"]
+    # Either way the mean of what is kept is 95; rounded away from zero: 100.
+    assert datum == {"0.1": Decimal("100.00"), "0.05": Decimal("100.00")}
+    skewed = pd.DataFrame(board([0] * 18 + [4000, 4000]))
+    rules = duplicate.Rules(method="butler", butler_drop=0, butler_trim=Decimal("0.1"))
+    scored = duplicate.score(skewed, rules).frame.set_index("player")
+    assert scored.loc["n0", "datum"] == Decimal("0.00")  # both 4000s dropped
+    rules = duplicate.Rules(method="butler", butler_drop=0, butler_trim=Decimal("0.05"))
+    scored = duplicate.score(skewed, rules).frame.set_index("player")
+    assert scored.loc["n0", "datum"] == Decimal("220.00")  # one dropped: 4000 / 18 = 222
+
+
 def test_small_groups_keep_one_result_for_the_datum() -> None:
     # Three results and two to drop at each end: one is dropped, the median is the datum.
     frame = pd.DataFrame(board([100, 500, 620]))
@@ -264,13 +283,20 @@ def test_cross_imps_agree_with_the_reference(event: pd.DataFrame, average: bool)
     st.integers(0, 3),
     st.sampled_from([0, 10, 50]),
     st.sampled_from(["away", "even"]),
+    st.sampled_from(["0", "0.05", "0.1", "0.25", "0.49"]),
 )
 def test_butler_agrees_with_the_reference(
-    event: pd.DataFrame, drop: int, step: int, half: str
+    event: pd.DataFrame, drop: int, step: int, half: str, trim: str
 ) -> None:
-    rules = duplicate.Rules(method="butler", butler_drop=drop, butler_round=step, butler_half=half)  # type: ignore[arg-type]
+    rules = duplicate.Rules(
+        method="butler",
+        butler_drop=drop,
+        butler_round=step,
+        butler_half=half,  # type: ignore[arg-type]
+        butler_trim=Decimal(trim),
+    )
     rows = event.to_dict("records")
-    datums, want = imp_reference.butler(rows, drop, step, half)
+    datums, want = imp_reference.butler(rows, drop, step, half, Fraction(trim))
     scored = duplicate.score(event, rules).frame
     assert _scored(scored, "imps") == _by_player(event, want)
     assert _scored(scored, "datum") == _by_player(event, [imp_reference.shown(d) for d in datums])

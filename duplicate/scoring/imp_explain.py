@@ -38,7 +38,8 @@ def imp_of(difference: Fraction) -> int:
 def butler_datum(scores: list[Fraction], rules: Rules) -> Fraction:
     """The Butler datum of a group's scores, as docs/bridge.md words it."""
     ordered = sorted(scores)
-    drop = min(rules.butler_drop, (len(ordered) - 1) // 2)
+    by_share = math.floor(len(ordered) * Fraction(rules.butler_trim))
+    drop = min(max(rules.butler_drop, by_share), (len(ordered) - 1) // 2)
     kept = ordered[drop : len(ordered) - drop]
     mean = sum(kept, Fraction(0)) / len(kept)
     if not rules.butler_round:

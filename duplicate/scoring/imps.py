@@ -6,9 +6,10 @@ A comparison group is a deal's results in one seat (as for matchpoints).
   difference added up; a result's IMPs on the deal are that sum, or (rules.cross_imps
   "average") the sum over its comparisons (n - 1). A group of one scores 0.
 - Butler: the datum is the mean of the group's results without rules.butler_drop
-  results at each end (fewer when the group is small: at least one is kept), rounded to
-  a multiple of rules.butler_round points (halves by rules.butler_half; 0: exact); a
-  result scores the IMPs of its difference from the datum.
+  results at each end (or floor(n x rules.butler_trim), if more; fewer when the group
+  is small: at least one is kept), rounded to a multiple of rules.butler_round points
+  (halves by rules.butler_half; 0: exact); a result scores the IMPs of its difference
+  from the datum.
 
 Every number is exact: IMPs of one result are num / den (den 1 but for averaged
 cross-IMPs); totals are summed over one common denominator.
@@ -199,7 +200,11 @@ def _butler(results: Results, rules: Rules, played: npt.NDArray[np.bool_] | None
     groups = _groups(results, rules, played)
     g, s, size = groups.group, groups.score, groups.size
     position = np.arange(len(g)) - groups.start[g]
-    drop = np.minimum(rules.butler_drop, (size - 1) // 2)
+    # The larger of a count and a share (floor(n x trim), exactly) at each end; one kept.
+    numerator, denominator = rules.butler_trim.as_integer_ratio()
+    drop = np.minimum(
+        np.maximum(rules.butler_drop, size * numerator // denominator), (size - 1) // 2
+    )
     kept = (position >= drop[g]) & (position < size[g] - drop[g])
     unit = 10**results.score_scale
     largest = int(np.abs(s).max(initial=0))

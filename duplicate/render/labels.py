@@ -87,7 +87,6 @@ LABELS: dict[str, dict[str, str]] = {
         "datum": "Datum",
         "difference": "Difference",
         "comparisons": "Comparisons",
-        "by_imps": "IMPs",
     },
     "zh": {
         "html_lang": "zh-CN",
@@ -179,6 +178,5 @@ LABELS: dict[str, dict[str, str]] = {
         "datum": "基准分",
         "difference": "差值",
         "comparisons": "比较次数",
-        "by_imps": "IMP",
     },
 }

@@ -29,11 +29,14 @@ Group = Literal["scoring", "game", "stage", "source", "output"]
 Kind = Literal["text", "choice", "whole", "decimal", "factors", "names", "schedule", "path", "flag"]
 
 TieRanking = Literal["competition", "dense"]
-Method = Literal["matchpoints", "standard-points", "percentage"]
+Method = Literal["matchpoints", "standard-points", "percentage", "cross-imps", "butler"]
 DealScopeName = Literal["round", "event"]
 Factoring = Literal["none", "neuberg"]
 # Sections that played the same boards: matchpointed apart, or as one field.
 Sections = Literal["apart", "one-field"]
+CrossImps = Literal["average", "sum"]
+ImpTotals = Literal["sum", "scaled"]
+HalfRounding = Literal["away", "even"]
 Carry = Literal["ratio", "sqrt", "none"]
 PercentageOf = Literal["mean", "total"]
 BoardMp = Literal["exact", "0", "1", "2", "3"]
@@ -176,9 +179,11 @@ SETTINGS: tuple[Setting, ...] = (
         "scoring",
         "choice",
         "matchpoints (rank points and tie-breaks), standard-points (the platform's Swiss "
-        "scoring) or percentage (bridge: the mean MP%).",
+        "scoring), percentage (bridge: the mean MP%), cross-imps or butler (bridge: IMPs "
+        "against every other result, or against a datum).",
         toml="method",
-        comment="How players are ranked: matchpoints, standard-points or percentage.",
+        comment="How players are ranked: matchpoints, standard-points, percentage,\n"
+        "cross-imps or butler.",
         choices=_choices(Method),
     ),
     Setting(
@@ -285,6 +290,77 @@ SETTINGS: tuple[Setting, ...] = (
         "by point-a-board count-back (count-back).",
         toml="percentage.ties",
         choices=_choices(PlaceTies),
+    ),
+    Setting(
+        "cross_imps",
+        "scoring",
+        "choice",
+        "Cross-IMPs: a result's IMPs on a deal are the sum of its comparisons with every "
+        "other result, or their average. Default average.",
+        toml="imps.cross",
+        comment="Cross-IMPs (docs/bridge.md): a result's IMPs on a deal, the sum of its\n"
+        "comparisons or their average.",
+        choices=_choices(CrossImps),
+    ),
+    Setting(
+        "butler_drop",
+        "scoring",
+        "whole",
+        "Butler: the results dropped at each end of a deal's group for its datum (at "
+        "least one is kept). Default 1.",
+        toml="imps.butler_drop",
+        comment="Butler: results dropped at each end of a group for its datum (one is kept).",
+        metavar="RESULTS",
+    ),
+    Setting(
+        "butler_trim",
+        "scoring",
+        "decimal",
+        "Butler: the share of a group's results dropped at each end for its datum "
+        "(floor(n x share); ACBLscore 0.05), when it drops more than butler_drop. Default 0.",
+        toml="imps.butler_trim",
+        comment="Butler: or this share of the group's results at each end, if that is more.",
+        metavar="SHARE",
+    ),
+    Setting(
+        "butler_round",
+        "scoring",
+        "whole",
+        "Butler: the datum is rounded to a multiple of this many points (0: exact). Default 10.",
+        toml="imps.butler_round",
+        comment="Butler: the datum rounded to a multiple of this many points (0: exact),\n"
+        "halves away from zero or to the even multiple.",
+        metavar="POINTS",
+    ),
+    Setting(
+        "butler_half",
+        "scoring",
+        "choice",
+        "Butler: a datum halfway between two multiples goes away from zero or to the even "
+        "one. Default away.",
+        toml="imps.butler_half",
+        choices=_choices(HalfRounding),
+    ),
+    Setting(
+        "imp_average",
+        "scoring",
+        "whole",
+        "IMPs: what an average plus (or an assigned 60%) scores; average minus (40%) "
+        "scores its negation, an assigned 50% nothing. Default 3.",
+        toml="imps.average",
+        comment="IMPs of an average plus (average minus: its negation; an assigned 50%: 0).",
+        metavar="IMPS",
+    ),
+    Setting(
+        "imp_totals",
+        "scoring",
+        "choice",
+        "IMP standings: a player's total IMPs as summed, or scaled to the most deals a "
+        "player of the section played (ranks by the average per deal). Default sum.",
+        toml="imps.totals",
+        comment="IMP standings: each player's total as summed, or scaled to the most deals\n"
+        "a player of the section played (total x most / played).",
+        choices=_choices(ImpTotals),
     ),
     Setting(
         "paohuzi_min_huxi",
@@ -589,6 +665,7 @@ RULES_TABLES: tuple[str | None, ...] = (
     "rank_points",
     "standard_points",
     "percentage",
+    "imps",
     "games",
     "stage",
 )

@@ -601,8 +601,8 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind(
         "scoring.method-unsupported",
-        "The scoring method does not do what was asked (adjustments with standard points; explain,"
-        " a report or the Dask engine with a method they do not cover).",
+        "The scoring method does not do what was asked (adjustments with standard points or"
+        " IMPs; explain, a report or the Dask engine with a method they do not cover).",
         "Use matchpoints, or leave out what the method does not take.",
     ),
     Kind(
@@ -874,7 +874,8 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind(
         "rules.conflict",
-        "Two rules settings do not go together (say, Neuberg factoring with standard points).",
+        "Two rules settings do not go together (say, Neuberg factoring with standard points"
+        " or IMPs).",
         "Change one of them.",
     ),
     Kind(

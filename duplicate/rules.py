@@ -9,7 +9,7 @@ import tomllib
 from dataclasses import dataclass, field, fields, replace
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from duplicate.deal_scope import DealScope, deal_scope
 from duplicate.errors import UsageError
@@ -18,8 +18,11 @@ from duplicate.options import (
     RULES,
     TIE_BREAKS,
     BoardMp,
+    CrossImps,
     DealScopeName,
     Factoring,
+    HalfRounding,
+    ImpTotals,
     Method,
     PercentageOf,
     PercentageRounding,
@@ -36,6 +39,7 @@ from duplicate.options import (
     setting,
     settings,
 )
+from duplicate.scoring.imp_scale import MAX_IMPS
 from duplicate.stages.stage_rules import StageRules
 
 __all__ = [
@@ -53,6 +57,8 @@ __all__ = [
     "rules_from_mapping",
 ]
 
+# Butler's datum rounding step, in points: far past any real step (10, 50, 100).
+MAX_BUTLER_ROUND = 10**6
 DEFAULT_FACTORS = (Decimal("1"), Decimal("0.7"), Decimal("0.5"), Decimal("0.35"))
 
 
@@ -85,6 +91,18 @@ class Rules:
     percentage_rounding: PercentageRounding = "half-up"
     shared_places: SharedPlaces = "plain"
     place_ties: PlaceTies = "shared"
+    # IMPs (docs/bridge.md): cross-IMPs summed or averaged over the comparisons;
+    # Butler's datum without butler_drop results at each end, rounded to a multiple of
+    # butler_round points (0: exact), halves away from zero or to even.
+    cross_imps: CrossImps = "average"
+    butler_drop: int = 1
+    butler_trim: Decimal = Decimal(0)
+    butler_round: int = 10
+    butler_half: HalfRounding = "away"
+    # IMPs of an average plus (average minus: its negation).
+    imp_average: int = 3
+    # IMP standings: totals as summed, or scaled to the most deals played.
+    imp_totals: ImpTotals = "sum"
     # Paohuzi (001_*.txt appendix 1): the event's minimum huxi to win (起胡胡息数).
     paohuzi_min_huxi: int = 15
     # Sections that played the same boards: matchpointed apart, or as one field.
@@ -117,10 +135,11 @@ class Rules:
                 "choose a smaller base",
                 "rules.too-large",
             )
-        if self.method not in ("matchpoints", "standard-points", "percentage"):
+        if self.method not in get_args(Method):
             raise UsageError(
-                "{opt:method} must be 'matchpoints', 'standard-points' or 'percentage', "
-                f"not {self.method!r}",
+                "{opt:method} must be one of "
+                + ", ".join(repr(m) for m in get_args(Method))
+                + f", not {self.method!r}",
                 "rules.bad-value",
             )
         if self.factoring not in ("none", "neuberg"):
@@ -128,7 +147,7 @@ class Rules:
                 f"{{opt:factoring}} must be 'none' or 'neuberg', not {self.factoring!r}",
                 "rules.bad-value",
             )
-        if self.factoring != "none" and self.method == "standard-points":
+        if self.factoring != "none" and self.method not in ("matchpoints", "percentage"):
             raise UsageError(
                 "{opt:factoring} applies to matchpoints, not to " + self.method,
                 "rules.conflict",
@@ -136,6 +155,37 @@ class Rules:
         if not Decimal(0) <= self.sp_trim < Decimal("0.5"):
             raise UsageError(
                 f"{{opt:sp_trim}} must be at least 0 and below 0.5, not {self.sp_trim}",
+                "rules.bad-value",
+            )
+        if self.cross_imps not in get_args(CrossImps):
+            raise UsageError(
+                f"{{opt:cross_imps}} must be 'average' or 'sum', not {self.cross_imps!r}",
+                "rules.bad-value",
+            )
+        if self.imp_totals not in get_args(ImpTotals):
+            raise UsageError(
+                f"{{opt:imp_totals}} must be 'sum' or 'scaled', not {self.imp_totals!r}",
+                "rules.bad-value",
+            )
+        if self.butler_half not in get_args(HalfRounding):
+            raise UsageError(
+                f"{{opt:butler_half}} must be 'away' or 'even', not {self.butler_half!r}",
+                "rules.bad-value",
+            )
+        if not 0 <= self.butler_round <= MAX_BUTLER_ROUND or self.butler_drop < 0:
+            raise UsageError(
+                f"{{opt:butler_round}} must be from 0 to {MAX_BUTLER_ROUND:,} and "
+                "{opt:butler_drop} at least 0",
+                "rules.bad-value",
+            )
+        if not Decimal(0) <= self.butler_trim < Decimal("0.5"):
+            raise UsageError(
+                f"{{opt:butler_trim}} must be at least 0 and below 0.5, not {self.butler_trim}",
+                "rules.bad-value",
+            )
+        if not 0 <= self.imp_average <= MAX_IMPS:
+            raise UsageError(
+                f"{{opt:imp_average}} must be from 0 to {MAX_IMPS}, not {self.imp_average}",
                 "rules.bad-value",
             )
         if self.sp_min_deals < 0 or self.paohuzi_min_huxi < 0:

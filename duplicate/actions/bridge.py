@@ -19,7 +19,8 @@ def import_session(
     """A PBN file with a results table, or USEBIO XML, as the toolkit's results table:
     board -> deal, NS/EW -> seat, pair -> player, the score from each side. `winners`:
     two (North-South and East-West ranked apart, a Mitchell), one (a Howell), or auto.
-    The table's rules are the session's (percentage standings); `.notes["session"]`
+    The table's rules are the session's (the IMP method it declares, else percentage
+    standings); `.notes["session"]`
     says how winners were chosen.
 
         >>> import duplicate

@@ -65,6 +65,8 @@ def render_text(e: Explanation) -> str:
         + (", in a play-off" if e.playoff else ""),
         "",
     ]
+    if e.imps is not None:
+        return "\n".join(lines + _imp_lines(e))
     keys = ["round", "deal", "table", "seat", "score", "seconds", "n", "mp", "top", "mp_pct"]
     if not e.by_percentage:
         keys += ["deal_rank", "rank_points"]
@@ -167,6 +169,55 @@ def _percentage_lines(e: Explanation) -> list[str]:
                 "",
                 f"{who} {n.ahead} is ahead: {n.ahead_value} against "
                 f"{n.behind_value} (by {n.by}; exactly {n.by_exact})",
+            ]
+    return lines
+
+
+def _imp_lines(e: Explanation) -> list[str]:
+    """The player's IMPs deal by deal (Butler: datum and difference; cross-IMPs: every
+    comparison), their total, and how it compares with the neighbours'."""
+    from duplicate.scoring.explanation import number_text as text
+
+    assert e.imps is not None
+    butler = e.rules.method == "butler"
+    keys = ["round", "deal", "table", "seat", "score", "n"]
+    keys += ["datum", "difference", "imps"] if butler else ["imps"]
+    if any(d.adjustment for d in e.imps.deals):
+        keys.append("adjustment")
+    cells = [[text(getattr(d, k)) for k in keys] for d in e.imps.deals]
+    lines = _aligned([keys, *cells])
+    if not butler:
+        how = "average over the comparisons" if e.rules.cross_imps == "average" else "sum"
+        for d in e.imps.deals:
+            if d.n is None:
+                continue  # assigned: compared with nothing
+            compared = "; ".join(
+                f"{c.player} {text(c.score)}: {text(c.difference)} = {c.imps:+d}"
+                for c in d.comparisons
+            )
+            lines.append(f"  round {d.round}, deal {d.deal} ({how}): {compared or 'none'}")
+    count = len(e.imps.deals)
+    lines += [
+        "",
+        f"IMPs {text(e.imps.summed)} over {count} deal{'s' if count != 1 else ''}"
+        f" (average {text(e.imps.average)} a deal)",
+    ]
+    if e.imps.scaled_to is not None and e.imps.scaled_to != count:
+        lines.append(
+            f"Total {text(e.imps.total)} = {text(e.imps.summed)} x {e.imps.scaled_to} / {count}"
+        )
+    for side, n in (("above", e.above), ("below", e.below)):
+        if n is None:
+            continue
+        label = "Above" if side == "above" else "Below"
+        who = f"{label}: {_who(n)}, place {n.place}, {n.shown} IMPs."
+        if n.criterion == "shared":
+            lines += ["", f"{who} Equal totals: the place is shared."]
+        else:
+            lines += [
+                "",
+                f"{who} {n.ahead} is ahead: {n.ahead_value} against {n.behind_value} "
+                f"(by {n.by}; exactly {n.by_exact})",
             ]
     return lines
 

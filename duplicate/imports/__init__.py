@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from duplicate.errors import InvalidData, Problem, UsageError
+from duplicate.imports.scoring import scoring_method
 from duplicate.imports.session import (
     SessionInfo,
     TravellerLine,
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from duplicate.io.source import Source
+    from duplicate.options import Method
 
 SessionFormat = Literal["pbn", "usebio"]
 
@@ -35,9 +37,10 @@ SessionFormat = Literal["pbn", "usebio"]
 @dataclass(frozen=True)
 class Session:
     """A bridge session as a results table, how its winners were chosen, the rules it
-    is scored by (percentage standings and Neuberg's factoring, as bridge programs
-    publish; over several rounds, deals compared across the event), the adjustments its
-    artificial scores are, and what the file says of itself (title, date, names)."""
+    is scored by (the IMP method it declares, else percentage standings and Neuberg's
+    factoring, as bridge programs publish; over several rounds, deals compared across
+    the event), the adjustments its artificial scores are, and what the file says of
+    itself (title, date, names)."""
 
     table: pd.DataFrame
     note: str
@@ -124,9 +127,9 @@ def session_table(
         winners = "one" if info.winners == "one" else "two"
     flat = any(name in info.program.casefold() for name in FLAT_AVERAGES)
     converted = results_table(lines, source, round_number, winners, flat, told)
-    note = converted.note
+    note = converted.note + method_note(info, method)
     rules = Rules(
-        method=method,  # type: ignore[arg-type]
+        method=method,
         deal_scope="event" if converted.rounds > 1 else "round",
         # A board played fewer times than the others is factored, as bridge programs do.
         factoring="neuberg" if method == "percentage" else "none",
@@ -163,7 +166,7 @@ def _refuse_large(data: bytes, source: str) -> None:
 FLAT_AVERAGES = ("ruter", "magic contest")
 
 
-def session_method(info: SessionInfo, source: str) -> str:
+def session_method(info: SessionInfo, source: str) -> Method:
     """How the session is scored, from what the file says it is: matchpoints
     (percentage standings) or an IMP method; an individual event or a teams match is
     refused, named."""
@@ -185,27 +188,26 @@ def session_method(info: SessionInfo, source: str) -> str:
                 )
             ]
         )
-    method = "percentage"
-    if "butler" in scoring or "butler" in kind:
-        method = "butler"
-    elif "imp" in scoring or "imp" in kind:
-        method = "cross-imps"
-    if method != "percentage":
-        try:
-            Rules(method=method)  # type: ignore[arg-type]
-        except UsageError:
-            raise InvalidData(
-                [
-                    Problem(
-                        source,
-                        f"is scored in IMPs ({info.scoring or info.competition}), which "
-                        "this version cannot score; it is not imported as matchpoints",
-                        hint="score it with the program that wrote it",
-                        code="session.not-pairs",
-                    )
-                ]
-            ) from None
-    return method
+    for declared in (info.scoring, info.competition):
+        method = scoring_method(declared)
+        if method is not None:
+            return method
+    if "imp" in scoring or "imp" in kind:
+        # IMP pairs that do not say how: cross-IMPs, as most programs score them; the
+        # note says so (never matchpoints).
+        return "cross-imps"
+    return "percentage"
+
+
+def method_note(info: SessionInfo, method: Method) -> str:
+    """What the note says of a method the file did not name exactly."""
+    if method == "cross-imps" and scoring_method(info.scoring or info.competition) is None:
+        said = info.scoring or info.competition
+        return (
+            f"; the file says {said!r}, not cross-IMPs or Butler: scored as cross-IMPs "
+            "(a Butler event: score it with the method butler)"
+        )
+    return ""
 
 
 def _lines(data: bytes, source: str, fmt: SessionFormat, info: SessionInfo) -> list[TravellerLine]:

@@ -29,7 +29,10 @@ ALIASES: dict[str, tuple[str, ...]] = {
 _LOOKUP = {alias.casefold(): name for name, aliases in ALIASES.items() for alias in aliases}
 
 # What `score` adds to each result: a scored table read again is not misspelled.
-COMPUTED = ("n", "mp", "top", "mp_pct", "deal_rank", "rank_points", "adjustment", "sp")
+COMPUTED = (
+    *("n", "mp", "top", "mp_pct", "deal_rank", "rank_points", "adjustment", "sp"),
+    *("comparisons", "datum", "difference", "imps"),
+)
 
 
 def compared(header: object) -> str:

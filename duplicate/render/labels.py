@@ -83,6 +83,11 @@ LABELS: dict[str, dict[str, str]] = {
         "by_eliminated": "eliminated",
         "by_last_hand": "last hand",
         "by_registration": "registration",
+        "imps": "IMPs",
+        "average_imps": "IMPs a deal",
+        "datum": "Datum",
+        "difference": "Difference",
+        "comparisons": "Comparisons",
     },
     "zh": {
         "html_lang": "zh-CN",
@@ -170,5 +175,10 @@ LABELS: dict[str, dict[str, str]] = {
         "by_total_seconds": "出牌总用时",
         "by_trimmed_seconds": "去极值平均用时",
         "by_tied": "并列",
+        "imps": "IMP",
+        "average_imps": "每副平均IMP",
+        "datum": "基准分",
+        "difference": "差值",
+        "comparisons": "比较次数",
     },
 }

@@ -36,6 +36,8 @@ TRAVELLER_FIELDS = [
     "adjustment",
 ]
 PLAYER_DEAL_FIELDS = list(PLAYER_DEAL_COLUMNS)
+# IMP scoring's columns of a deal (those the score table has: Butler or cross-IMPs).
+IMP_DEAL_FIELDS = ("n", "datum", "difference", "comparisons", "imps")
 NUMERIC = {
     "place",
     "total",
@@ -54,6 +56,11 @@ NUMERIC = {
     "rank_points",
     "round",
     "percentage",
+    "imps",
+    "average_imps",
+    "datum",
+    "difference",
+    "comparisons",
 }
 
 
@@ -155,6 +162,14 @@ class Site(Pages):
         self.player_deal_fields = [
             f for f in PLAYER_DEAL_FIELDS if not (by_percentage and f in RANK_POINT_FIELDS)
         ]
+        if "imps" in data.scores.columns:
+            imp = [f for f in IMP_DEAL_FIELDS if f in data.scores.columns]
+            self.traveller_fields = [
+                g
+                for f in ("table", "player", "score", *imp)
+                for g in (named if f == "player" else [f])
+            ]
+            self.player_deal_fields = ["round", "deal", "table", "seat", "score", *imp]
         deals = data.scores[["section", "round", "deal"]].drop_duplicates().astype(str)
         self.deal_page = {
             (s, r, d): f"deals/{i + 1}.html"
@@ -211,8 +226,9 @@ class Site(Pages):
         }
         parts = [f"<p>{self.t['traveller']}</p>"]
         for seat, group in rows.groupby("seat", sort=True):
+            best = "imps" if "imps" in group.columns else "mp"
             group = group.sort_values(
-                ["mp", "player"], ascending=[False, True], na_position="last", key=_orderable
+                [best, "player"], ascending=[False, True], na_position="last", key=_orderable
             )
             parts.append(f"<h2>{self.t['seat']} {text(seat)}</h2>")
             parts.append(self.table(group, self.traveller_fields, "traveller", link))

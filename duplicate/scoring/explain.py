@@ -48,6 +48,14 @@ def explain(
     if not method.explained:
         raise method.unsupported("explain")
     results = as_results(data, rules)
+    if rules.method in ("cross-imps", "butler"):
+        from duplicate.scoring.imp_explain import explain_imps
+
+        table = standings(results, rules, adjustments).assign(
+            player_text=lambda t: t["player"].astype(str)
+        )
+        _, in_section, at = _find(table, str(player), section, results.source)
+        return explain_imps(results, in_section, str(player), rules, at, adjustments)
     items = score_items(results, rules, adjustments)
     rows = rows_with_numbers(results, items).assign(
         pct_num=items.pct_num[items.row_item], pct_den=items.pct_den[items.row_item]

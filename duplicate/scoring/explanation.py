@@ -82,6 +82,84 @@ class Trimmed:
 
 
 @dataclass(frozen=True)
+class ImpComparison:
+    """Cross-IMPs: one comparison, with another result of the deal's group."""
+
+    player: str
+    score: Fraction
+    difference: Fraction
+    imps: int
+
+
+@dataclass(frozen=True)
+class ImpDeal:
+    """One of the player's deals scored in IMPs: Butler's datum and difference, or the
+    cross-IMP comparisons; the IMPs exactly."""
+
+    round: int
+    deal: object
+    table: object | None
+    seat: object
+    score: Fraction
+    # The results compared (None: an assigned result, compared with nothing).
+    n: int | None
+    imps: Fraction
+    datum: Fraction | None = None
+    difference: Fraction | None = None
+    comparisons: tuple[ImpComparison, ...] = ()
+    adjustment: str | None = None
+
+
+@dataclass(frozen=True)
+class ImpDetail:
+    """A player's IMPs: each deal's, their sum, the average per deal, and the total
+    ranked (the sum, or scaled to `scaled_to` deals)."""
+
+    deals: tuple[ImpDeal, ...]
+    total: Fraction
+    summed: Fraction
+    average: Fraction
+    scaled_to: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        deals = []
+        for d in self.deals:
+            deal: dict[str, Any] = {
+                "round": d.round,
+                "deal": json_number(d.deal),
+                "table": json_number(d.table),
+                "seat": json_number(d.seat),
+                "score": json_number(d.score),
+                "n": d.n,
+            }
+            if d.datum is not None:
+                deal["datum"] = json_number(d.datum)
+                deal["difference"] = json_number(d.difference)
+            elif d.n is not None:
+                deal["comparisons"] = [
+                    {
+                        "player": c.player,
+                        "score": json_number(c.score),
+                        "difference": json_number(c.difference),
+                        "imps": c.imps,
+                    }
+                    for c in d.comparisons
+                ]
+            deal["imps"] = json_number(d.imps)
+            deal["adjustment"] = d.adjustment
+            deals.append(deal)
+        out: dict[str, Any] = {
+            "deals": deals,
+            "imps": json_number(self.summed),
+            "average_imps": json_number(self.average),
+        }
+        if self.scaled_to is not None:
+            out["scaled_to_deals"] = self.scaled_to
+            out["total"] = json_number(self.total)
+        return out
+
+
+@dataclass(frozen=True)
 class Neighbour:
     """How the player compares with the one just above or below: who is ahead, on which
     criterion, and by how much (the fields the criterion has; the others None)."""
@@ -132,6 +210,8 @@ class Explanation:
     deals_counted: int | None = None
     above: Neighbour | None = None
     below: Neighbour | None = None
+    # IMP scoring (cross-IMPs, Butler): how each deal's IMPs were found.
+    imps: ImpDetail | None = None
 
     @property
     def by_percentage(self) -> bool:
@@ -179,6 +259,7 @@ class Explanation:
             deals_counted=found.get("deals_counted"),
             above=_neighbour(found["above"], name) if "above" in found else None,
             below=_neighbour(found["below"], name) if "below" in found else None,
+            imps=found.get("imps"),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -189,8 +270,11 @@ class Explanation:
         if self.name:
             head["name"] = self.name
         head["deals"] = [_deal_json(d) for d in self.deals]
-        if self.percentage is not None:
-            body: dict[str, Any] = {
+        if self.imps is not None:
+            body: dict[str, Any] = self.imps.to_json()
+            head.pop("deals")
+        elif self.percentage is not None:
+            body = {
                 "percentage": {"value": self.percentage.value, "exact": self.percentage.exact},
                 "mp": self.mp,
                 "top": self.top,

@@ -17,6 +17,7 @@ from duplicate.errors import UsageError
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results
 from duplicate.rules import Method, Rules
+from duplicate.scoring.imps import imp_score, imp_standings
 from duplicate.scoring.percentage import percentage_standings
 from duplicate.scoring.score_table import ScoreBatches
 from duplicate.scoring.scores import as_results, matchpoint_batches
@@ -65,6 +66,12 @@ def _standard_points_standings(
     return sp_standings(results, rules)
 
 
+def _imp_score(
+    results: Results, rules: Rules, adjustments: Adjustments | None, batch_rows: int | None
+) -> ScoreBatches:
+    return ScoreBatches.whole(imp_score(results, rules, adjustments))
+
+
 METHODS: dict[Method, ScoringMethod] = {
     "matchpoints": ScoringMethod(
         "matchpoints",
@@ -88,6 +95,22 @@ METHODS: dict[Method, ScoringMethod] = {
         standings=_standard_points_standings,
         takes_adjustments=False,
         explained=False,
+        distributed=False,
+    ),
+    "cross-imps": ScoringMethod(
+        "cross-imps",
+        score=_imp_score,
+        standings=imp_standings,
+        takes_adjustments=True,
+        explained=True,
+        distributed=False,
+    ),
+    "butler": ScoringMethod(
+        "butler",
+        score=_imp_score,
+        standings=imp_standings,
+        takes_adjustments=True,
+        explained=True,
         distributed=False,
     ),
 }

@@ -39,7 +39,7 @@ def build(tmp_path: Path, results: Path, *extra: str) -> Path:
 def test_every_link_leads_to_a_page(tmp_path: Path) -> None:
     site = build(tmp_path, SAMPLE / "big2_event.csv")
     pages = sorted(site.rglob("*.html"))
-    assert len(pages) == 1 + 1 + 1 + 24 + 48  # index, rules, deal list, deals, players
+    assert len(pages) == 1 + 1 + 1 + 1 + 3 + 24 + 48  # and crosstable, standings by round
     for page in pages:
         for href in re.findall(r'href="([^"]+)"', page.read_text(encoding="utf-8")):
             assert (page.parent / href).resolve().is_file(), f"{page.name} links to {href}"
@@ -134,12 +134,12 @@ def test_the_report_names_players_and_speaks_chinese(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     index = (site / "index.html").read_text()
-    assert '<th scope="col">姓名</th><th scope="col">俱乐部</th>' in index
-    assert "<td>郭涛</td><td>东城棋牌社</td>" in index
+    assert '<th scope="col">姓名</th><th scope="col" class="low">俱乐部</th>' in index
+    assert '<td>郭涛</td><td class="low">东城棋牌社</td>' in index
     rules = (site / "rules.html").read_text()
     assert "<td>指定MP得分率</td>" in rules
     assert "<td>成绩作废</td>" in rules
-    assert '<th scope="row">并列时的名次</th><td>competition</td>' in rules
+    assert '<th scope="row">并列时的名次</th><td class="wrap">competition</td>' in rules
     player = (site / "players" / "1.html").read_text()
     assert '<text class="axis"' in player
     assert ">轮次</text>" in player or ">轮</text>" in player

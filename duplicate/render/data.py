@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -19,6 +19,8 @@ class ReportData:
     places: pd.DataFrame  # section, player, round, place: the standings after each round
     rules: Rules
     adjustments: Adjustments | None
+    # Round -> the standings after it (the last is `standings`).
+    after_round: dict[int, pd.DataFrame] = field(default_factory=dict)
 
 
 def report_data(
@@ -31,6 +33,7 @@ def report_data(
     frame = results.frame
     rounds = sorted(frame["round"].unique())
     places = []
+    after_round = {}
     for last in rounds:
         so_far = replace(results, columns=columns_of(frame[frame["round"] <= last]))
         corrections = adjustments
@@ -39,6 +42,7 @@ def report_data(
             kept = adjustments.frame[adjustments.frame["round"] <= last]
             corrections = replace(adjustments, frame=kept) if len(kept) else None
         table = standings(so_far, rules, corrections)
+        after_round[int(last)] = table
         places.append(table[["section", "player", "place"]].assign(round=int(last)))
     return ReportData(
         # After the last round, with every correction: the event's standings.
@@ -47,4 +51,5 @@ def report_data(
         places=pd.concat(places, ignore_index=True),
         rules=rules,
         adjustments=adjustments,
+        after_round=after_round,
     )

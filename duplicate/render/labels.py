@@ -82,6 +82,32 @@ LABELS: dict[str, dict[str, str]] = {
         "by_eliminated": "eliminated",
         "by_last_hand": "last hand",
         "by_registration": "registration",
+        "yes": "yes",
+        "no": "no",
+        "after_round": "Standings after",
+        "round_n": "round {n}",
+        "standings_after": "Standings after round {n}",
+        "narrow_note": (
+            "On a narrow screen the club and the tie-breaks' details are on each player's page."
+        ),
+        "crosstable": "Crosstable",
+        "crosstable_note": "Each round: the table, the opponents, and the round's result.",
+        "result_total": "Total",
+        "round_result": "Round's result",
+        "opponents": "Opponents",
+        "table_short": "T",
+        "traveller_tables": "One line per table.",
+        "ns_pair": "N-S pair",
+        "ew_pair": "E-W pair",
+        "ns": "N-S",
+        "ew": "E-W",
+        "score_ns": "Score N-S",
+        "score_ew": "Score E-W",
+        "contract": "Contract",
+        "declarer": "By",
+        "lead": "Lead",
+        "result": "Result",
+        "imps": "IMPs",
     },
     "zh": {
         "html_lang": "zh-CN",
@@ -168,5 +194,47 @@ LABELS: dict[str, dict[str, str]] = {
         "by_total_seconds": "出牌总用时",
         "by_trimmed_seconds": "去极值平均用时",
         "by_tied": "并列",
+        "yes": "是",
+        "no": "否",
+        "after_round": "各轮后的排名",
+        "round_n": "第{n}轮",
+        "standings_after": "第{n}轮后的排名",
+        "narrow_note": "窄屏上,俱乐部和同分排序的细节见每位牌手的页面。",
+        "crosstable": "对阵表",
+        "crosstable_note": "每轮:桌号、对手和本轮成绩。",
+        "result_total": "总成绩",
+        "round_result": "本轮成绩",
+        "opponents": "对手",
+        "table_short": "桌",
+        "traveller_tables": "每桌一行。",
+        "ns_pair": "南北对",
+        "ew_pair": "东西对",
+        "ns": "南北",
+        "ew": "东西",
+        "score_ns": "南北得分",
+        "score_ew": "东西得分",
+        "contract": "定约",
+        "declarer": "庄家",
+        "lead": "首攻",
+        "result": "结果",
+        "imps": "IMP",
     },
 }
+
+# The words of a bridge session where they differ: boards, not deals.
+BRIDGE: dict[str, dict[str, str]] = {
+    "en": {
+        "deals": "Boards",
+        "deal": "Board",
+        "deal_count": "Boards",
+        "traveller": "Every result of this board, by direction",
+    },
+    "zh": {"deals": "牌副", "deal": "牌副", "deal_count": "副数"},
+}
+
+
+def words(lang: str, bridge: bool = False) -> dict[str, str]:
+    """The page labels in `lang`, a bridge session's own words where it has them."""
+    if not bridge:
+        return LABELS[lang]
+    return {**LABELS[lang], **BRIDGE[lang]}

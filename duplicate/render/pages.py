@@ -584,7 +584,8 @@ def line_chart(
     cls: str,
 ) -> str:
     """An inline SVG line through (x, y), `top` drawn at the top and `bottom` at the
-    bottom; each point labelled with its value, each x below."""
+    bottom (both marked on the left); each point labelled with its value, each x below.
+    Its title says every point in words, for a reader that does not see it."""
     width, height, pad = 480, 240, 44
     last = max(len(xs) - 1, 1)
     span = (bottom - top) or 1
@@ -602,6 +603,13 @@ def line_chart(
         f'<text x="{x(i):.1f}" y="{height - 26}" text-anchor="middle">{escape(label)}</text>'
         for i, (label, v) in enumerate(zip(xs, ys, strict=True))
     )
+    # The scale: a faint line at the top and the bottom values, each marked on the left.
+    scale = "".join(
+        f'<line x1="{pad - 6}" x2="{width - pad + 6}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+        f'stroke="#d9dde5"/>'
+        f'<text class="scale" x="{pad - 10}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>'
+        for v in sorted({top, bottom})
+    )
     # The axes' names: below, and up the left side.
     axes = (
         f'<text class="axis" x="{width / 2:.0f}" y="{height - 6}" '
@@ -609,12 +617,14 @@ def line_chart(
         f'<text class="axis" x="{-height / 2:.0f}" y="14" transform="rotate(-90)" '
         f'text-anchor="middle">{escape(y_label)}</text>'
     )
+    said = "; ".join(f"{x_label} {label}: {y_label} {v}" for label, v in zip(xs, ys, strict=True))
     return (
         f'<svg class="{cls}" role="img" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" aria-label="{escape(y_label)} / {escape(x_label)}">'
+        f'viewBox="0 0 {width} {height}"><title>{escape(said)}</title>'
+        f'<g fill="#6b7280" font-size="12">{scale}</g>'
         f'<polyline fill="none" stroke="#2f5db3" stroke-width="2" points="{points}"/>'
-        f'<g fill="#2f5db3" font-size="12">{dots}</g>'
-        f'<g fill="#333" font-size="12">{axes}</g></svg>'
+        f'<g fill="#2f5db3" font-size="13">{dots}</g>'
+        f'<g fill="#333" font-size="13">{axes}</g></svg>'
     )
 
 

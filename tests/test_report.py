@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,236 @@ def test_the_report_names_players_and_speaks_chinese(tmp_path: Path) -> None:
     player = (site / "players" / "1.html").read_text()
     assert '<text class="axis"' in player
     assert ">轮次</text>" in player or ">轮</text>" in player
+
+
+# -- tables as a reader sees them ---------------------------------------------------------
+
+
+class _Tables(HTMLParser):
+    """Every table of a page: its rows, each row's cells as text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self.cell is not None:
+            self.tables[-1][-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def tables_of(page: Path) -> list[list[list[str]]]:
+    parser = _Tables()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.tables
+
+
+def as_records(table: list[list[str]]) -> list[dict[str, str]]:
+    head, *rows = table
+    return [dict(zip(head, row, strict=True)) for row in rows]
+
+
+# A two-round bridge event of four pairs at two tables: pairs 1 and 2 sit North-South.
+BRIDGE_ROWS = """round,deal,table,seat,player,score
+1,1,1,NS,1,420
+1,1,1,EW,3,-420
+1,1,2,NS,2,-50
+1,1,2,EW,4,50
+1,2,1,NS,1,110
+1,2,1,EW,3,-110
+1,2,2,NS,2,140
+1,2,2,EW,4,-140
+2,3,1,NS,1,-100
+2,3,1,EW,4,100
+2,3,2,NS,2,-100
+2,3,2,EW,3,100
+2,4,1,NS,1,620
+2,4,1,EW,4,-620
+2,4,2,NS,2,600
+2,4,2,EW,3,-600
+"""
+
+
+def bridge_event(tmp_path: Path) -> Path:
+    path = tmp_path / "bridge.csv"
+    path.write_text(BRIDGE_ROWS, encoding="utf-8")
+    return path
+
+
+def test_a_bridge_board_is_one_page_with_a_line_per_table(tmp_path: Path) -> None:
+    site = build(tmp_path, bridge_event(tmp_path))
+    assert sorted(p.name for p in (site / "deals").iterdir()) == [
+        "1.html", "2.html", "3.html", "4.html", "index.html",
+    ]  # fmt: skip
+    board = site / "deals" / "1.html"
+    assert "<title>Round 1 · Board 1</title>" in board.read_text(encoding="utf-8")
+    [traveller] = tables_of(board)
+    assert as_records(traveller) == [
+        {"Table": "1", "N-S pair": "1", "E-W pair": "3", "Score N-S": "420", "Score E-W": "",
+         "MP N-S": "2", "MP% N-S": "100.00", "MP E-W": "0", "MP% E-W": "0.00"},
+        {"Table": "2", "N-S pair": "2", "E-W pair": "4", "Score N-S": "", "Score E-W": "50",
+         "MP N-S": "0", "MP% N-S": "0.00", "MP E-W": "2", "MP% E-W": "100.00"},
+    ]  # fmt: skip
+    index = (site / "deals" / "index.html").read_text(encoding="utf-8")
+    assert ">Boards</a>" in index
+    assert "Deal" not in index
+
+
+def test_a_traveller_shows_the_play_when_the_session_gives_it(tmp_path: Path) -> None:
+    """Contract, declarer, lead and result, each where the results carry it; names
+    beside the pair numbers."""
+    from dataclasses import replace
+
+    import duplicate
+    from duplicate.actions.common import event_of
+    from duplicate.render.data import report_data
+    from duplicate.render.pages import build_site
+
+    event = event_of(bridge_event(tmp_path), None)
+    assert event.results is not None
+    data = report_data(event.results, event.rules)
+    scores = data.scores
+    first = (scores["deal"] == 1).to_numpy()
+    scores = scores.assign(
+        name=scores["player"]
+        .astype(str)
+        .map({"1": "Ann & Bo", "2": "Cy & Di", "3": "Ed & Flo", "4": "刘 & 何"}),
+        contract=["4S" if f else None for f in first],
+        declarer=["N" if f else None for f in first],
+        lead=["HK" if f else None for f in first],
+    )
+    site = tmp_path / "site"
+    for path, html in build_site(replace(data, scores=scores), "zh").items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text(html, encoding="utf-8")
+    [traveller] = tables_of(site / "deals" / "1.html")
+    assert traveller[0] == [
+        "桌号", "南北对", "姓名", "东西对", "姓名", "定约", "庄家", "首攻",
+        "南北得分", "东西得分", "MP 南北", "MP得分率 南北", "MP 东西", "MP得分率 东西",
+    ]  # fmt: skip
+    assert traveller[1][:8] == ["1", "1", "Ann & Bo", "3", "Ed & Flo", "4S", "N", "HK"]
+    # A board whose results say nothing of the play has no such columns.
+    [other] = tables_of(site / "deals" / "3.html")
+    assert "定约" not in other[0]
+    assert duplicate.__version__ in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_traveller_without_tables_never_guesses_opponents(tmp_path: Path) -> None:
+    """The sample session names no tables: a North-South and an East-West result share a
+    line only when their scores match no other; every such line is a table of the file."""
+    site = build(tmp_path, SAMPLE / "bridge_session.pbn")
+    assert len(list((site / "deals").glob("[0-9]*.html"))) == 5
+    played = set()
+    for line in (SAMPLE / "bridge_session.pbn").read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 8 and parts[0].isdigit():
+            played.add((parts[2], parts[3]))
+    lines = 0
+    for page in (site / "deals").glob("[0-9]*.html"):
+        [traveller] = tables_of(page)
+        for record in as_records(traveller):
+            if record["N-S pair"] and record["E-W pair"]:
+                assert (record["N-S pair"], record["E-W pair"]) in played
+                lines += 1
+    assert lines > 0
+    [board1] = tables_of(site / "deals" / "1.html")
+    assert [(r["N-S pair"], r["E-W pair"]) for r in as_records(board1)] == [
+        ("2", "8"), ("1", ""), ("4", ""), ("5", "9"), ("", "6"), ("", "7"),
+    ]  # fmt: skip
+
+
+def test_the_standings_after_each_round_are_those_of_the_rounds_so_far(tmp_path: Path) -> None:
+    import duplicate
+
+    site = build(tmp_path, SAMPLE / "big2_event.csv")
+    rows = (SAMPLE / "big2_event.csv").read_text().splitlines()
+    for rnd in (1, 2, 3):
+        so_far = tmp_path / f"round{rnd}.csv"
+        so_far.write_text(
+            "\n".join([rows[0], *(r for r in rows[1:] if int(r.split(",")[0]) <= rnd)]) + "\n"
+        )
+        expected = duplicate.standings(so_far).frame
+        [table] = tables_of(site / "rounds" / f"{rnd}.html")
+        shown = as_records(table)
+        assert [r["Player"] for r in shown] == list(expected["player"])
+        assert [r["Total"] for r in shown] == [f"{t:.2f}" for t in expected["total"]]
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert '<a href="rounds/2.html">round 2</a>' in index
+    assert (
+        '<strong aria-current="page">round 2</strong>' in (site / "rounds" / "2.html").read_text()
+    )
+
+
+def test_the_crosstable_shows_whom_each_player_met_and_how_they_did(tmp_path: Path) -> None:
+    """Against a plain reading of the results file and of `score`: each round's table,
+    the others at it, and the sum of the player's rank points in that round."""
+    import csv
+    import io
+    from collections import defaultdict
+    from decimal import Decimal
+
+    site = build(tmp_path, SAMPLE / "big2_event.csv")
+    at: dict[tuple[str, str], set[str]] = defaultdict(set)
+    table_of: dict[tuple[str, str], str] = {}
+    with (SAMPLE / "big2_event.csv").open() as f:
+        for row in csv.DictReader(f):
+            at[(row["round"], row["table"])].add(row["player"])
+            table_of[(row["player"], row["round"])] = row["table"]
+    scored = runner.invoke(app, ["score", str(SAMPLE / "big2_event.csv"), "--format", "csv"])
+    points: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for row in csv.DictReader(io.StringIO(scored.stdout)):
+        points[(row["player"], row["round"])] += Decimal(row["rank_points"])
+    [table] = tables_of(site / "crosstable.html")
+    shown = as_records(table)
+    assert len(shown) == 48
+    for record in shown:
+        player = record["Player"]
+        for rnd in ("1", "2", "3"):
+            table_no = table_of[(player, rnd)]
+            others = sorted(at[(rnd, table_no)] - {player})
+            assert record[f"Round {rnd}"] == (
+                f"T{table_no} {', '.join(others)} {points[(player, rnd)]}"
+            )
+
+
+def test_stage_pages_say_yes_and_no_in_the_pages_language(tmp_path: Path) -> None:
+    for lang, yes in (("en", ">yes<"), ("zh", ">是<")):
+        site = tmp_path / lang
+        result = runner.invoke(
+            app,
+            [
+                "elimination", str(SAMPLE / "stage_example.csv"), "--base", "0:100,4:200,8:400",
+                "--advance", "3", "--report", str(site), "-o", str(tmp_path / f"{lang}.csv"),
+                "--lang", lang,
+            ],
+        )  # fmt: skip
+        assert result.exit_code == 0, result.stderr
+        for page in site.rglob("*.html"):
+            html = page.read_text(encoding="utf-8")
+            assert ">True<" not in html
+            assert ">False<" not in html
+        assert yes in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_place_chart_says_its_points_in_words(tmp_path: Path) -> None:
+    site = build(tmp_path, SAMPLE / "big2_event.csv")
+    player = (site / "players" / "1.html").read_text(encoding="utf-8")
+    said = re.search(r'<svg class="place-chart"[^>]*><title>([^<]*)</title>', player)
+    assert said is not None
+    [_, rounds, *_] = tables_of(site / "players" / "1.html")
+    places = [r["Place"] for r in as_records(rounds)]
+    assert said[1] == "; ".join(f"Round {i}: Place {p}" for i, p in enumerate(places, 1))
+    assert "<script" not in player

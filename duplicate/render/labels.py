@@ -221,15 +221,16 @@ LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-# The words of a bridge session where they differ: boards, not deals.
+# The words of a bridge session where they differ: boards, pairs and directions.
 BRIDGE: dict[str, dict[str, str]] = {
     "en": {
         "deals": "Boards",
         "deal": "Board",
         "deal_count": "Boards",
-        "traveller": "Every result of this board, by direction",
+        "player": "Pair",
+        "seat": "Direction",
     },
-    "zh": {"deals": "牌副", "deal": "牌副", "deal_count": "副数"},
+    "zh": {"deals": "牌副", "deal": "牌副", "deal_count": "副数", "player": "对号"},
 }
 
 

@@ -197,6 +197,7 @@ class Site(Pages):
         self.bridge = is_bridge(data.scores)
         super().__init__(lang, heading, self.bridge)
         self.data = data
+        self.people = people
         self.standings = _with_people(data.standings, people)
         players = data.standings[["section", "player"]].astype(str)
         self.player_page = {
@@ -314,16 +315,9 @@ class Site(Pages):
         return self.page(self.t["standings"], body, 0)
 
     def after_round(self, rnd: int) -> str:
-        table = _with_people(self.data.after_round[rnd], self._people())
+        table = _with_people(self.data.after_round[rnd], self.people)
         body = self.round_picker(rnd, 1) + self.standings_tables(table, 1)
         return self.page(self.t["standings_after"].format(n=rnd), body, 1)
-
-    def _people(self) -> pd.DataFrame | None:
-        """The names and clubs the standings show, as a players frame."""
-        extra = [c for c in ("name", "club") if c in self.standings.columns]
-        if not extra:
-            return None
-        return self.standings[["player", *extra]].astype(str)
 
     def deal_title(self, key: tuple[str, ...]) -> str:
         section, *rest = key

@@ -7,10 +7,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from duplicate.cli import app
 from tests.conftest import GOLDEN, SAMPLE, codes, line_of
+from tests.test_properties import events
 
 runner = CliRunner()
 EVIL = "<script>alert(1)</script>"
@@ -176,8 +179,12 @@ class _Tables(HTMLParser):
 
 
 def tables_of(page: Path) -> list[list[list[str]]]:
+    return _tables_in(page.read_text(encoding="utf-8"))
+
+
+def _tables_in(html: str) -> list[list[list[str]]]:
     parser = _Tables()
-    parser.feed(page.read_text(encoding="utf-8"))
+    parser.feed(html)
     return parser.tables
 
 
@@ -377,3 +384,38 @@ def test_the_place_chart_says_its_points_in_words(tmp_path: Path) -> None:
     places = [r["Place"] for r in as_records(rounds)]
     assert said[1] == "; ".join(f"Round {i}: Place {p}" for i, p in enumerate(places, 1))
     assert "<script" not in player
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(events(), st.sampled_from(["matchpoints", "percentage"]))
+def test_any_event_s_site_links_whole_and_its_rounds_add_up(event: object, method: str) -> None:
+    """Random events (sections, one or two rounds, tables or none): every link leads to
+    a page; each player's round results add up to their total (matchpoints); the
+    crosstable has every player once."""
+    import posixpath
+    from decimal import Decimal
+
+    import duplicate
+    from duplicate.actions.common import event_of
+    from duplicate.render.data import report_data
+    from duplicate.render.rounds import round_results
+
+    site = duplicate.report(event, method=method)
+    for path, html in site.pages.items():
+        for href in re.findall(r'href="([^"]+)"', html):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(path), href))
+            assert target in site.pages, f"{path} links to {href}"
+    loaded = event_of(event, None, method=method)
+    assert loaded.results is not None
+    data = report_data(loaded.results, loaded.rules)
+    rounds = round_results(data)
+    if method == "matchpoints":
+        summed = rounds.groupby(["section", "player"])["result"].agg(lambda r: sum(r, Decimal(0)))
+        final = data.standings.astype({"section": str, "player": str})
+        for record in final.to_dict("records"):
+            assert summed[(record["section"], record["player"])] == record["total"]
+    if "crosstable.html" in site.pages:
+        tables = _tables_in(site.pages["crosstable.html"])
+        players = [row[1] for table in tables for row in table[1:]]
+        assert len(players) == len(data.standings)

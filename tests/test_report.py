@@ -229,14 +229,50 @@ def test_a_bridge_board_is_one_page_with_a_line_per_table(tmp_path: Path) -> Non
     assert "<title>Round 1 · Board 1</title>" in board.read_text(encoding="utf-8")
     [traveller] = tables_of(board)
     assert as_records(traveller) == [
-        {"Table": "1", "N-S pair": "1", "E-W pair": "3", "Score N-S": "420", "Score E-W": "",
-         "MP N-S": "2", "MP% N-S": "100.00", "MP E-W": "0", "MP% E-W": "0.00"},
-        {"Table": "2", "N-S pair": "2", "E-W pair": "4", "Score N-S": "", "Score E-W": "50",
-         "MP N-S": "0", "MP% N-S": "0.00", "MP E-W": "2", "MP% E-W": "100.00"},
+        {"Table": "1", "NS pair": "1", "EW pair": "3", "Score NS": "420", "Score EW": "",
+         "MP NS": "2", "MP% NS": "100.00", "MP EW": "0", "MP% EW": "0.00"},
+        {"Table": "2", "NS pair": "2", "EW pair": "4", "Score NS": "", "Score EW": "50",
+         "MP NS": "0", "MP% NS": "0.00", "MP EW": "2", "MP% EW": "100.00"},
     ]  # fmt: skip
     index = (site / "deals" / "index.html").read_text(encoding="utf-8")
     assert ">Boards</a>" in index
     assert "Deal" not in index
+
+
+# Boards that travel: each is played at one table in round 1 and at the other in round 2.
+MOVEMENT_ROWS = """round,deal,table,seat,player,score
+1,1,1,NS,1,420
+1,1,1,EW,3,-420
+1,2,1,NS,1,-50
+1,2,1,EW,3,50
+1,3,2,NS,2,110
+1,3,2,EW,4,-110
+1,4,2,NS,2,-200
+1,4,2,EW,4,200
+2,3,1,NS,1,140
+2,3,1,EW,3,-140
+2,4,1,NS,1,-100
+2,4,1,EW,3,100
+2,1,2,NS,2,450
+2,1,2,EW,4,-450
+2,2,2,NS,2,-50
+2,2,2,EW,4,50
+"""
+
+
+def test_a_board_played_in_several_rounds_is_one_traveller(tmp_path: Path) -> None:
+    results = tmp_path / "movement.csv"
+    results.write_text(MOVEMENT_ROWS, encoding="utf-8")
+    site = build(tmp_path, results, "--deal-scope", "event")
+    board = site / "deals" / "1.html"
+    assert "<title>Board 1</title>" in board.read_text(encoding="utf-8")
+    [traveller] = tables_of(board)
+    lines = as_records(traveller)
+    assert [(r["Round"], r["Table"], r["NS pair"], r["EW pair"]) for r in lines] == [
+        ("1", "1", "1", "3"),
+        ("2", "2", "2", "4"),
+    ]
+    assert [r["MP NS"] for r in lines] == ["0", "2"]
 
 
 def test_a_traveller_shows_the_play_when_the_session_gives_it(tmp_path: Path) -> None:
@@ -292,12 +328,12 @@ def test_a_traveller_without_tables_never_guesses_opponents(tmp_path: Path) -> N
     for page in (site / "deals").glob("[0-9]*.html"):
         [traveller] = tables_of(page)
         for record in as_records(traveller):
-            if record["N-S pair"] and record["E-W pair"]:
-                assert (record["N-S pair"], record["E-W pair"]) in played
+            if record["NS pair"] and record["EW pair"]:
+                assert (record["NS pair"], record["EW pair"]) in played
                 lines += 1
     assert lines > 0
     [board1] = tables_of(site / "deals" / "1.html")
-    assert [(r["N-S pair"], r["E-W pair"]) for r in as_records(board1)] == [
+    assert [(r["NS pair"], r["EW pair"]) for r in as_records(board1)] == [
         ("2", "8"), ("1", ""), ("4", ""), ("5", "9"), ("", "6"), ("", "7"),
     ]  # fmt: skip
 

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate.cli import app
 from tests.conftest import ROOT, SAMPLE
-from tests.test_report import EVIL, hostile_event
+from tests.test_report import EVIL, MOVEMENT_ROWS, hostile_event
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -201,14 +201,17 @@ def site_with(tmp_path: Path, name: str, *args: str) -> Path:
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The sample event in Chinese and English (names and clubs from a players file),
-    and the sample bridge session."""
+    the sample bridge session, and a bridge movement that names its tables."""
     tmp = tmp_path_factory.mktemp("sites")
     players = named_event(tmp)
     event = str(SAMPLE / "big2_event.csv")
+    movement = tmp / "movement.csv"
+    movement.write_text(MOVEMENT_ROWS, encoding="utf-8")
     return {
         "zh": site_with(tmp, "zh", event, "--players", str(players), "--lang", "zh"),
         "en": site_with(tmp, "en", event, "--players", str(players)),
         "bridge": site_with(tmp, "bridge", str(SAMPLE / "bridge_session.pbn")),
+        "movement": site_with(tmp, "movement", str(movement), "--deal-scope", "event"),
     }
 
 
@@ -266,8 +269,9 @@ MAIN_PAGES = {
     "rules": "rules.html",
 }
 BRIDGE_PAGES = {"bridge-standings": "index.html", "bridge-board": "deals/1.html"}
+MOVEMENT_PAGES = {"movement-board": "deals/1.html", "movement-crosstable": "crosstable.html"}
 # The screenshots kept: every main page in Chinese, the English standings, the bridge pages.
-KEPT = {*(f"{k}-zh" for k in MAIN_PAGES), "standings-en", *BRIDGE_PAGES}
+KEPT = {*(f"{k}-zh" for k in MAIN_PAGES), "standings-en", *BRIDGE_PAGES, *MOVEMENT_PAGES}
 
 
 @pytest.mark.slow
@@ -280,6 +284,7 @@ def test_pages_fit_a_phone_and_a_laptop(
     pages = [(f"{k}-zh", sites["zh"], v) for k, v in MAIN_PAGES.items()]
     pages += [(f"{k}-en", sites["en"], v) for k, v in MAIN_PAGES.items()]
     pages += [(k, sites["bridge"], v) for k, v in BRIDGE_PAGES.items()]
+    pages += [(k, sites["movement"], v) for k, v in MOVEMENT_PAGES.items()]
     for name, site, page in pages:
         browser.get((site / page).as_uri())
         assert browser.execute_script(LAYOUT_FAULTS) == [], f"{name} at {width} px"

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from duplicate.deal_scope import deal_scope
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results, columns_of
 from duplicate.rules import Rules
@@ -21,12 +22,16 @@ class ReportData:
     adjustments: Adjustments | None
     # Round -> the standings after it (the last is `standings`).
     after_round: dict[int, pd.DataFrame] = field(default_factory=dict)
+    # Round -> the standings of that round alone, where each round's deals are its own
+    # (deal scope "round"): each player's result in the round.
+    round_alone: dict[int, pd.DataFrame] = field(default_factory=dict)
 
 
 def report_data(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> ReportData:
-    """Standings, scores, and each player's place after every round."""
+    """Standings, scores, each player's place after every round, and (deals compared
+    within their round) the standings of each round alone."""
     method = method_of(rules)
     if not method.explained:
         raise method.unsupported("the report")
@@ -44,6 +49,18 @@ def report_data(
         table = standings(so_far, rules, corrections)
         after_round[int(last)] = table
         places.append(table[["section", "player", "place"]].assign(round=int(last)))
+    round_alone = {}
+    if not deal_scope(rules.deal_scope).spans_rounds:
+        for rnd in rounds:
+            if len(rounds) == 1:
+                round_alone[int(rnd)] = table
+                break
+            alone = replace(results, columns=columns_of(frame[frame["round"] == rnd]))
+            corrections = None
+            if adjustments is not None:
+                kept = adjustments.frame[adjustments.frame["round"] == rnd]
+                corrections = replace(adjustments, frame=kept) if len(kept) else None
+            round_alone[int(rnd)] = standings(alone, rules, corrections)
     return ReportData(
         # After the last round, with every correction: the event's standings.
         standings=table,
@@ -52,4 +69,5 @@ def report_data(
         rules=rules,
         adjustments=adjustments,
         after_round=after_round,
+        round_alone=round_alone,
     )

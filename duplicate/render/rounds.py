@@ -3,7 +3,7 @@ the total and place after it. Computed from the report's data; no text, no HTML.
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import pandas as pd
 
@@ -66,48 +66,41 @@ def meetings(scores: pd.DataFrame, bridge: bool) -> pd.DataFrame:
 
 
 def round_results(data: ReportData) -> pd.DataFrame:
-    """Each player's result in each round, with the total and place after it: the
-    difference of the standings' totals (their percentage: the MP and top of the
-    round) between one round and the one before. Columns ROUND_COLUMNS; `table` and
-    `opponents` are missing where the results do not name tables."""
+    """Each player's result in each round, with the total and place after it. The
+    round's result is the total (or percentage) of the standings of that round alone
+    where deals are compared within their round; else what its deals earned in the
+    event's scoring: the sum of their rank points (penalties aside), or under
+    percentage standings their MP over their top. Columns ROUND_COLUMNS; `table` and
+    `opponents` are missing where the results do not name tables; a round a player sat
+    out has no line."""
     frames = []
     for rnd, table in sorted(data.after_round.items()):
         frame = table[["section", "player"]].astype(str).copy()
         frame["round"] = rnd
         frame["place"] = table["place"].to_numpy()
-        if "total" in table.columns:
-            frame["total"] = table["total"].to_numpy()
-        else:
-            frame["total"] = table["percentage"].to_numpy()
-            frame["mp"] = table["mp"].to_numpy()
-            frame["top"] = table["top"].to_numpy()
+        total = "total" if "total" in table.columns else "percentage"
+        frame["total"] = table[total].to_numpy()
         frames.append(frame)
-    rounds = pd.concat(frames, ignore_index=True).sort_values(["section", "player", "round"])
-    if "mp" in rounds.columns:
-        # The round's percentage: its matchpoints over its top.
-        keys = rounds.groupby(["section", "player"], sort=False)
-        gained = rounds["mp"] - keys["mp"].shift(fill_value=0)
-        top = rounds["top"] - keys["top"].shift(fill_value=0)
-        rounds["result"] = pd.Series(
+    standings = pd.concat(frames, ignore_index=True)
+    by_points = "total" in data.standings.columns
+    if data.round_alone:
+        result = pd.concat(
             [
-                (Decimal(int(m) * 100) / Decimal(int(t))).quantize(Decimal("0.01")) if t else None
-                for m, t in zip(gained, top, strict=True)
+                pd.DataFrame(
+                    {
+                        "section": table["section"].astype(str),
+                        "player": table["player"].astype(str),
+                        "round": rnd,
+                        "result": table["total" if by_points else "percentage"],
+                    }
+                )
+                for rnd, table in sorted(data.round_alone.items())
             ],
-            index=rounds.index,
-            dtype=object,
+            ignore_index=True,
         )
-        rounds = rounds.drop(columns=["mp", "top"])
     else:
-        totals = rounds["total"].astype(object)
-        before = totals.groupby([rounds["section"], rounds["player"]], sort=False).shift()
-        rounds["result"] = [
-            t if b is None or b != b else t - b for t, b in zip(totals, before, strict=True)
-        ]
-    # A player without a result in a round (they sat out) has no result there.
-    played = data.scores[["section", "player", "round"]].astype(
-        {"section": str, "player": str, "round": "int64"}
-    )
-    rounds = rounds.merge(played.drop_duplicates(), on=["section", "player", "round"])
+        result = earned(data.scores, by_points)
+    rounds = result.merge(standings, on=["section", "player", "round"], how="left")
     if has_tables(data.scores):
         rounds = rounds.merge(
             meetings(data.scores, is_bridge(data.scores)),
@@ -118,6 +111,44 @@ def round_results(data: ReportData) -> pd.DataFrame:
         rounds["table"] = None
         rounds["opponents"] = None
     return rounds[list(ROUND_COLUMNS)].reset_index(drop=True)
+
+
+def earned(scores: pd.DataFrame, by_points: bool) -> pd.DataFrame:
+    """section, player, round, result: the rank points a player's deals of the round
+    earned (`by_points`), else their MP percentage of the round's top, exact to 0.01."""
+    keys = pd.DataFrame(
+        {
+            "section": scores["section"].astype(str),
+            "player": scores["player"].astype(str),
+            "round": scores["round"].astype("int64"),
+        }
+    )
+    columns = ["rank_points"] if by_points else ["mp", "top"]
+    # Decimal (or integer) values, summed exactly; a void result adds nothing.
+    values = {c: _exact(scores[c]) for c in columns}
+    summed = keys.assign(**values).groupby(["section", "player", "round"], sort=True)
+    if by_points:
+        out = summed["rank_points"].sum()
+    else:
+        total = summed.sum()
+        out = pd.Series(
+            [
+                (Decimal(100) * m / t).quantize(Decimal("0.01"), ROUND_HALF_UP) if t else None
+                for m, t in zip(total["mp"], total["top"], strict=True)
+            ],
+            index=total.index,
+            dtype=object,
+        )
+    return out.rename("result").reset_index()
+
+
+def _exact(column: pd.Series) -> pd.Series:
+    """A numeric column as Python Decimals, missing values 0."""
+    return pd.Series(
+        [Decimal(0) if v is None or v is pd.NA else Decimal(v) for v in column.astype(object)],
+        index=column.index,
+        dtype=object,
+    )
 
 
 def _natural(column: pd.Series) -> pd.Series:

@@ -207,7 +207,17 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     event = str(SAMPLE / "big2_event.csv")
     movement = tmp / "movement.csv"
     movement.write_text(MOVEMENT_ROWS, encoding="utf-8")
+    stage = CliRunner().invoke(
+        app,
+        [
+            "elimination", str(SAMPLE / "stage_example.csv"), "--base", "0:100,4:200,8:400",
+            "--advance", "3", "--report", str(tmp / "stage"), "-o", str(tmp / "stage.csv"),
+            "--lang", "zh",
+        ],
+    )  # fmt: skip
+    assert stage.exit_code == 0, stage.stderr
     return {
+        "stage": tmp / "stage",
         "zh": site_with(tmp, "zh", event, "--players", str(players), "--lang", "zh"),
         "en": site_with(tmp, "en", event, "--players", str(players)),
         "bridge": site_with(tmp, "bridge", str(SAMPLE / "bridge_session.pbn")),
@@ -270,8 +280,10 @@ MAIN_PAGES = {
 }
 BRIDGE_PAGES = {"bridge-standings": "index.html", "bridge-board": "deals/1.html"}
 MOVEMENT_PAGES = {"movement-board": "deals/1.html", "movement-crosstable": "crosstable.html"}
+STAGE_PAGES = {"stage-standings": "index.html", "stage-player": "players/1.html"}
 # The screenshots kept: every main page in Chinese, the English standings, the bridge pages.
 KEPT = {*(f"{k}-zh" for k in MAIN_PAGES), "standings-en", *BRIDGE_PAGES, *MOVEMENT_PAGES}
+KEPT |= set(STAGE_PAGES)
 
 
 @pytest.mark.slow
@@ -285,6 +297,7 @@ def test_pages_fit_a_phone_and_a_laptop(
     pages += [(f"{k}-en", sites["en"], v) for k, v in MAIN_PAGES.items()]
     pages += [(k, sites["bridge"], v) for k, v in BRIDGE_PAGES.items()]
     pages += [(k, sites["movement"], v) for k, v in MOVEMENT_PAGES.items()]
+    pages += [(k, sites["stage"], v) for k, v in STAGE_PAGES.items()]
     for name, site, page in pages:
         browser.get((site / page).as_uri())
         assert browser.execute_script(LAYOUT_FAULTS) == [], f"{name} at {width} px"

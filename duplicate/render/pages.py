@@ -69,6 +69,16 @@ NUMERIC = {
     "percentage",
     "result",
     "imps",
+    # A stage's numbers.
+    "chips",
+    "hands",
+    "hand",
+    "eliminated_in",
+    "minute",
+    "carried",
+    "base",
+    "owed",
+    "paid",
 }
 # The club and the tie-breaks' details: the standings leave them out on a phone (each
 # player's page shows them).

@@ -12,7 +12,13 @@ from duplicate import __version__
 from duplicate.deal_scope import deal_scope
 from duplicate.render.data import ReportData
 from duplicate.render.labels import words
-from duplicate.render.rounds import field_section, has_tables, is_bridge, round_results
+from duplicate.render.rounds import (
+    field_section,
+    field_section_of,
+    has_tables,
+    is_bridge,
+    round_results,
+)
 from duplicate.render.travellers import PLAY_FIELDS, bridge_scores, traveller_lines
 from duplicate.scoring.score_table import PLAYER_DEAL_COLUMNS
 
@@ -239,6 +245,11 @@ class Site(Pages):
             tuple(key): f"deals/{i + 1}.html"
             for i, key in enumerate(deals.itertuples(index=False, name=None))
         }
+        # Each deal's rows of the scores, found once.
+        self.deal_rows = {
+            tuple(key) if isinstance(key, tuple) else (key,): rows
+            for key, rows in keys.groupby(list(keys.columns), sort=False).indices.items()
+        }
         self.rounds = sorted(data.after_round)
         self.by_round = round_results(data)
         self.swiss = has_tables(data.scores) and len(self.rounds) > 1
@@ -251,9 +262,7 @@ class Site(Pages):
         return frame
 
     def deal_of(self, record: dict[str, Any]) -> tuple[str, ...]:
-        section = str(record["section"])
-        if self.bridge:
-            section = str(field_section(pd.Series([section]), True).iloc[0])
+        section = field_section_of(str(record["section"]), self.bridge)
         return (section, *(str(record[k]) for k in self.deal_keys[1:]))
 
     def nav(self) -> list[tuple[str, str]]:
@@ -343,12 +352,7 @@ class Site(Pages):
         return self.page(self.t["deals"], f'<ul class="deals">{"".join(items)}</ul>', 1)
 
     def results_of(self, key: tuple[str, ...]) -> pd.DataFrame:
-        scores = self.data.scores
-        keys = self._deal_key_frame(scores)
-        mask = pd.Series(True, index=scores.index)
-        for column, value in zip(keys.columns, key, strict=True):
-            mask &= keys[column] == value
-        return scores[mask]
+        return self.data.scores.iloc[self.deal_rows[key]]
 
     def player_link(self, section: str, player: str) -> str | None:
         path = self.player_page.get((section, player))

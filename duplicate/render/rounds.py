@@ -3,12 +3,15 @@ the total and place after it. Computed from the report's data; no text, no HTML.
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_UP, Decimal
 
 import pandas as pd
 
 from duplicate.render.data import ReportData
 
+# The direction a two-winner session's section name ends in.
+DIRECTION = r"\s*\b(NS|EW)$"
 BRIDGE_SEATS = frozenset({"NS", "EW", "N", "E", "S", "W"})
 ROUND_COLUMNS = ("section", "player", "round", "table", "opponents", "result", "total", "place")
 
@@ -26,7 +29,12 @@ def field_section(sections: pd.Series, bridge: bool) -> pd.Series:
     text = sections.astype(str)
     if not bridge:
         return text
-    return text.str.replace(r"\s*\b(NS|EW)$", "", regex=True)
+    return text.str.replace(DIRECTION, "", regex=True)
+
+
+def field_section_of(section: str, bridge: bool) -> str:
+    """`field_section` of one section."""
+    return re.sub(DIRECTION, "", section) if bridge else section
 
 
 def has_tables(scores: pd.DataFrame) -> bool:

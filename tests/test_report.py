@@ -455,3 +455,22 @@ def test_any_event_s_site_links_whole_and_its_rounds_add_up(event: object, metho
         tables = _tables_in(site.pages["crosstable.html"])
         players = [row[1] for table in tables for row in table[1:]]
         assert len(players) == len(data.standings)
+
+
+def test_a_two_winner_session_shares_its_boards_and_tables(tmp_path: Path) -> None:
+    """North-South and East-West ranked apart (a section each) still play one board at
+    one table: a traveller per board, and opponents from the other direction."""
+    lines = MOVEMENT_ROWS.splitlines()
+    rows = ["section," + lines[0], *(f"{line.split(',')[3]},{line}" for line in lines[1:])]
+    results = tmp_path / "two.csv"
+    results.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    site = build(tmp_path, results, "--deal-scope", "event")
+    assert len(list((site / "deals").glob("[0-9]*.html"))) == 4
+    [traveller] = tables_of(site / "deals" / "1.html")
+    assert [(r["NS pair"], r["EW pair"]) for r in as_records(traveller)] == [("1", "3"), ("2", "4")]
+    met = {
+        record["Pair"]: (record["Round 1"].split()[1], record["Round 2"].split()[1])
+        for table in tables_of(site / "crosstable.html")
+        for record in as_records(table)
+    }
+    assert met == {"1": ("3", "3"), "2": ("4", "4"), "3": ("1", "1"), "4": ("2", "2")}

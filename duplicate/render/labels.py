@@ -87,9 +87,7 @@ LABELS: dict[str, dict[str, str]] = {
         "after_round": "Standings after",
         "round_n": "round {n}",
         "standings_after": "Standings after round {n}",
-        "narrow_note": (
-            "On a narrow screen the club and the tie-breaks' details are on each player's page."
-        ),
+        "narrow_note": "On a narrow screen some columns are left out: each player's page has them.",
         "crosstable": "Crosstable",
         "crosstable_note": "Each round: the table, the opponents, and the round's result.",
         "result_total": "Total",
@@ -199,7 +197,7 @@ LABELS: dict[str, dict[str, str]] = {
         "after_round": "各轮后的排名",
         "round_n": "第{n}轮",
         "standings_after": "第{n}轮后的排名",
-        "narrow_note": "窄屏上,俱乐部和同分排序的细节见每位牌手的页面。",
+        "narrow_note": "窄屏上部分列未显示,见每位牌手的页面。",
         "crosstable": "对阵表",
         "crosstable_note": "每轮:桌号、对手和本轮成绩。",
         "result_total": "总成绩",
@@ -229,6 +227,7 @@ BRIDGE: dict[str, dict[str, str]] = {
         "deal_count": "Boards",
         "player": "Pair",
         "seat": "Direction",
+        "narrow_note": "On a narrow screen some columns are left out: each pair's page has them.",
     },
     "zh": {"deals": "牌副", "deal": "牌副", "deal_count": "副数", "player": "对号"},
 }

@@ -474,3 +474,21 @@ def test_a_two_winner_session_shares_its_boards_and_tables(tmp_path: Path) -> No
         for record in as_records(table)
     }
     assert met == {"1": ("3", "3"), "2": ("4", "4"), "3": ("1", "1"), "4": ("2", "2")}
+
+
+def test_a_card_game_with_compass_seats_keeps_its_words(tmp_path: Path) -> None:
+    """Seats named N, E, S, W are a card game's seats: deals, and a traveller by seat."""
+    rows = ["round,deal,table,seat,player,score"]
+    for deal in (1, 2):
+        for table in (1, 2):
+            for i, seat in enumerate("NESW"):
+                rows.append(f"1,{deal},{table},{seat},P{table}{i},{(i * 5 + deal + table) % 7 - 3}")
+    results = tmp_path / "compass.csv"
+    results.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    site = build(tmp_path, results)
+    deal = (site / "deals" / "1.html").read_text(encoding="utf-8")
+    assert "<title>Round 1 · Deal 1</title>" in deal
+    assert re.findall(r"<h2>([^<]*)</h2>", deal) == [
+        "Seat E", "Seat N", "Seat S", "Seat W",
+    ]  # fmt: skip
+    assert ">Deals</a>" in deal

@@ -12,12 +12,13 @@ from duplicate.render.data import ReportData
 
 # The direction a two-winner session's section name ends in.
 DIRECTION = r"\s*\b(NS|EW)$"
-BRIDGE_SEATS = frozenset({"NS", "EW", "N", "E", "S", "W"})
+# A bridge pairs session's seats (a card game may name its seats N, E, S, W).
+BRIDGE_SEATS = frozenset({"NS", "EW"})
 ROUND_COLUMNS = ("section", "player", "round", "table", "opponents", "result", "total", "place")
 
 
 def is_bridge(scores: pd.DataFrame) -> bool:
-    """Whether the results are a bridge session's: every seat a direction."""
+    """Whether the results are a bridge pairs session's: every seat NS or EW."""
     seats = set(scores["seat"].astype(str).unique())
     return bool(seats) and seats <= BRIDGE_SEATS
 

@@ -10,7 +10,7 @@ import pandas as pd
 
 # What a session may say of the play at each table, shown when its results carry it.
 PLAY_FIELDS = ("contract", "declarer", "lead", "result")
-NORTH_SOUTH = frozenset({"NS", "N", "S"})
+NORTH_SOUTH = "NS"
 
 Line = tuple[dict[str, Any] | None, dict[str, Any] | None]
 
@@ -30,7 +30,7 @@ def traveller_lines(rows: pd.DataFrame, deal_keys: list[str]) -> list[Line]:
     )
     for record in records:
         at = (str(record["round"]), str(record["table"]) if tables else "")
-        side = 0 if str(record["seat"]) in NORTH_SOUTH else 1
+        side = 0 if str(record["seat"]) == NORTH_SOUTH else 1
         groups[at][side].append(record)
     lines: list[Line] = []
     for _, (north_south, east_west) in sorted(groups.items(), key=lambda kv: _natural(kv[0])):
@@ -42,8 +42,8 @@ def traveller_lines(rows: pd.DataFrame, deal_keys: list[str]) -> list[Line]:
 
 
 def _zip_table(ns: list[dict[str, Any]], ew: list[dict[str, Any]]) -> list[Line]:
-    """One table's results: one line, or (a table with more of one direction than the
-    other) a line for each."""
+    """One table's results: one line, or (a table with two results of one direction) a
+    line for each."""
     if len(ns) <= 1 and len(ew) <= 1:
         return [(ns[0] if ns else None, ew[0] if ew else None)]
     return [(r, None) for r in ns] + [(None, r) for r in ew]

@@ -393,7 +393,8 @@ def test_the_crosstable_shows_whom_each_player_met_and_how_they_did(tmp_path: Pa
 
 
 def test_stage_pages_say_yes_and_no_in_the_pages_language(tmp_path: Path) -> None:
-    for lang, yes in (("en", ">yes<"), ("zh", ">是<")):
+    """Qualified or not, and what capped a payment, in the page's words."""
+    for lang, yes, cap in (("en", ">yes<", ">payer's chips<"), ("zh", ">是<", ">支付方积分<")):
         site = tmp_path / lang
         result = runner.invoke(
             app,
@@ -409,6 +410,9 @@ def test_stage_pages_say_yes_and_no_in_the_pages_language(tmp_path: Path) -> Non
             assert ">True<" not in html
             assert ">False<" not in html
         assert yes in (site / "index.html").read_text(encoding="utf-8")
+        pages = "".join(p.read_text(encoding="utf-8") for p in (site / "players").iterdir())
+        assert cap.replace("'", "&#x27;") in pages
+        assert "payer_chips" not in pages
 
 
 def test_the_place_chart_says_its_points_in_words(tmp_path: Path) -> None:

@@ -106,6 +106,9 @@ LABELS: dict[str, dict[str, str]] = {
         "lead": "Lead",
         "result": "Result",
         "imps": "IMPs",
+        "cap_payer_chips": "payer's chips",
+        "cap_payee_chips": "payee's chips",
+        "cap_payer_left": "payer's chips left",
     },
     "zh": {
         "html_lang": "zh-CN",
@@ -216,6 +219,9 @@ LABELS: dict[str, dict[str, str]] = {
         "lead": "首攻",
         "result": "结果",
         "imps": "IMP",
+        "cap_payer_chips": "支付方积分",
+        "cap_payee_chips": "收取方积分",
+        "cap_payer_left": "支付方剩余积分",
     },
 }
 

@@ -145,6 +145,8 @@ class Pages:
             return self.t[str(value).lower()]
         if field == "decided_by" and value:
             return text(self.t.get(f"by_{value}", value))
+        if field == "cap" and value:
+            return text(self.t.get(f"cap_{value}", value))
         return text(value)
 
     def grid(

@@ -496,3 +496,17 @@ def test_a_card_game_with_compass_seats_keeps_its_words(tmp_path: Path) -> None:
         "Seat E", "Seat N", "Seat S", "Seat W",
     ]  # fmt: skip
     assert ">Deals</a>" in deal
+
+
+def test_a_bridge_board_shows_its_adjustments(tmp_path: Path) -> None:
+    site = build(
+        tmp_path,
+        SAMPLE / "bridge_session.pbn",
+        "--adjustments",
+        str(SAMPLE / "bridge_adjustments.csv"),
+    )
+    [traveller] = tables_of(site / "deals" / "2.html")
+    [adjusted] = [r for r in as_records(traveller) if r["Adjustment"]]
+    assert (adjusted["NS pair"], adjusted["EW pair"]) == ("5", "8")
+    assert adjusted["Adjustment"].startswith("NS: weighted 60% of 420: misinformation")
+    assert "; EW: weighted 60% of -420:" in adjusted["Adjustment"]

@@ -240,7 +240,6 @@ class Site(Pages):
         # directions of a board (and every round it was played in, in a movement).
         scope = deal_scope(data.rules.deal_scope)
         self.deal_keys = list(scope.deal_keys)
-        self.where = field_section(data.scores["section"], self.bridge)
         keys = self._deal_key_frame(data.scores)
         deals = keys.drop_duplicates()
         self.deal_page: dict[tuple[str, ...], str] = {
@@ -392,6 +391,9 @@ class Site(Pages):
         head += pair_head + [self.t[c] for c in extra]
         head += [self.t["score_ns"], self.t["score_ew"]]
         head += [f"{self.t[m]} {self.t[side]}" for side in ("ns", "ew") for m in marks]
+        adjusted = "adjustment" in rows.columns and rows["adjustment"].notna().any()
+        if adjusted:
+            head.append(self.t["adjustment"])
         out = []
         for ns, ew in lines:
             row: list[Cell] = []
@@ -410,6 +412,13 @@ class Site(Pages):
             row += [(text(v), "num") for v in bridge_scores(ns, ew)]
             for side in (ns, ew):
                 row += [(text(side[m]) if side is not None else "", "num") for m in marks]
+            if adjusted:
+                said = [
+                    f"{self.t[name]}: {text(side['adjustment'])}"
+                    for name, side in (("ns", ns), ("ew", ew))
+                    if side is not None and text(side["adjustment"])
+                ]
+                row.append(("; ".join(said), "wrap"))
             out.append(row)
         return self.grid(head, out, "traveller")
 

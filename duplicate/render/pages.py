@@ -437,7 +437,8 @@ class Site(Pages):
             heading = f"<h2>{self.t['section']} {text(section)}</h2>" if section else ""
             head = [self.t["place"], self.t["player"]]
             head += [f"{self.t['round']} {r}" for r in self.rounds]
-            head.append(self.t["result_total"])
+            by_points = "total" in group.columns
+            head.append(self.t["result_total" if by_points else "percentage"])
             rows = []
             mine = by[by["section"] == str(section)]
             cells = {(p, r): g for (p, r), g in mine.groupby(["player", "round"], sort=False)}
@@ -450,8 +451,7 @@ class Site(Pages):
                 ]
                 for rnd in self.rounds:
                     row.append((self.meeting_cell(cells.get((player, rnd))), ""))
-                total = record["total"] if "total" in record else record.get("percentage")
-                row.append((text(total), "num"))
+                row.append((text(record["total" if by_points else "percentage"]), "num"))
                 rows.append(row)
             parts.append(heading + self.grid(head, rows, "crosstable"))
         return self.page(self.t["crosstable"], "".join(parts), 0)

@@ -510,3 +510,21 @@ def test_a_bridge_board_shows_its_adjustments(tmp_path: Path) -> None:
     assert (adjusted["NS pair"], adjusted["EW pair"]) == ("5", "8")
     assert adjusted["Adjustment"].startswith("NS: weighted 60% of 420: misinformation")
     assert "; EW: weighted 60% of -420:" in adjusted["Adjustment"]
+
+
+def test_a_percentage_crosstable_gives_each_round_s_own_percentage(tmp_path: Path) -> None:
+    """Each round's result is the percentage the standings give that round alone."""
+    import duplicate
+
+    site = build(tmp_path, SAMPLE / "big2_event.csv", "--method", "percentage")
+    [table] = tables_of(site / "crosstable.html")
+    shown = {r["Player"]: r for r in as_records(table)}
+    rows = (SAMPLE / "big2_event.csv").read_text().splitlines()
+    for rnd in (1, 2, 3):
+        alone = tmp_path / f"alone{rnd}.csv"
+        alone.write_text(
+            "\n".join([rows[0], *(r for r in rows[1:] if int(r.split(",")[0]) == rnd)]) + "\n"
+        )
+        expected = duplicate.standings(alone, method="percentage").frame
+        for player, percentage in zip(expected["player"], expected["percentage"], strict=True):
+            assert shown[player][f"Round {rnd}"].split()[-1] == f"{percentage:.2f}"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from duplicate.deal_scope import deal_scope
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results, columns_of
 from duplicate.rules import Rules
@@ -19,18 +20,25 @@ class ReportData:
     places: pd.DataFrame  # section, player, round, place: the standings after each round
     rules: Rules
     adjustments: Adjustments | None
+    # Round -> the standings after it (the last is `standings`).
+    after_round: dict[int, pd.DataFrame] = field(default_factory=dict)
+    # Round -> the standings of that round alone, where each round's deals are its own
+    # (deal scope "round"): each player's result in the round.
+    round_alone: dict[int, pd.DataFrame] = field(default_factory=dict)
 
 
 def report_data(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> ReportData:
-    """Standings, scores, and each player's place after every round."""
+    """Standings, scores, each player's place after every round, and (deals compared
+    within their round) the standings of each round alone."""
     method = method_of(rules)
     if not method.explained:
         raise method.unsupported("the report")
     frame = results.frame
     rounds = sorted(frame["round"].unique())
     places = []
+    after_round = {}
     for last in rounds:
         so_far = replace(results, columns=columns_of(frame[frame["round"] <= last]))
         corrections = adjustments
@@ -39,11 +47,24 @@ def report_data(
             kept = adjustments.frame[adjustments.frame["round"] <= last]
             corrections = replace(adjustments, frame=kept) if len(kept) else None
         table = standings(so_far, rules, corrections)
+        after_round[int(last)] = table
         place = table["place"]
         if place.dtype == object or str(place.dtype).startswith("str"):
             # A shared place written 8= is place 8 on the chart.
             place = place.astype(str).str.rstrip("=").astype("int64")
         places.append(table[["section", "player"]].assign(place=place.to_numpy(), round=int(last)))
+    round_alone = {}
+    if not deal_scope(rules.deal_scope).spans_rounds:
+        for rnd in rounds:
+            if len(rounds) == 1:
+                round_alone[int(rnd)] = table
+                break
+            alone = replace(results, columns=columns_of(frame[frame["round"] == rnd]))
+            corrections = None
+            if adjustments is not None:
+                kept = adjustments.frame[adjustments.frame["round"] == rnd]
+                corrections = replace(adjustments, frame=kept) if len(kept) else None
+            round_alone[int(rnd)] = standings(alone, rules, corrections)
     return ReportData(
         # After the last round, with every correction: the event's standings.
         standings=table,
@@ -51,4 +72,6 @@ def report_data(
         places=pd.concat(places, ignore_index=True),
         rules=rules,
         adjustments=adjustments,
+        after_round=after_round,
+        round_alone=round_alone,
     )

@@ -39,7 +39,6 @@ from duplicate.options import (
     setting,
     settings,
 )
-from duplicate.scoring.imp_scale import MAX_IMPS
 from duplicate.stages.stage_rules import StageRules
 
 __all__ = [
@@ -183,6 +182,9 @@ class Rules:
                 f"{{opt:butler_trim}} must be at least 0 and below 0.5, not {self.butler_trim}",
                 "rules.bad-value",
             )
+        # The scale is numpy's: loaded here, not when the command line starts.
+        from duplicate.scoring.imp_scale import MAX_IMPS
+
         if not 0 <= self.imp_average <= MAX_IMPS:
             raise UsageError(
                 f"{{opt:imp_average}} must be from 0 to {MAX_IMPS}, not {self.imp_average}",

@@ -245,9 +245,9 @@ def test_debug_shows_traceback_for_data_errors(tmp_path: Path) -> None:
     assert "score" in line_of("column.missing", result.stderr)
 
 
-def on_a_terminal(*args: str) -> tuple[bytes, bytes]:
+def on_a_terminal(*args: str, columns: int = 120) -> tuple[bytes, bytes]:
     """What `duplicate ARGS` shows when its standard output and standard error are
-    each a terminal of their own, 120 columns wide (a few KiB: what a terminal holds
+    each a terminal of their own, `columns` wide (a few KiB: what a terminal holds
     until it is read)."""
     import fcntl
     import pty
@@ -256,7 +256,7 @@ def on_a_terminal(*args: str) -> tuple[bytes, bytes]:
 
     terminals = [pty.openpty() for _ in range(2)]
     for _, end in terminals:
-        fcntl.ioctl(end, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        fcntl.ioctl(end, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
     done = subprocess.run(
         [sys.executable, "-m", "duplicate", *args],

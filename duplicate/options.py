@@ -371,9 +371,11 @@ SETTINGS: tuple[Setting, ...] = (
         "format",
         "output",
         "choice",
-        "csv, excel (CSV with a BOM and CRLF, as Excel opens it), xlsx, parquet, json, or "
-        "table (for a person). Default: from the output file's suffix; at a terminal, a "
-        "table; else CSV.",
+        "csv, excel (CSV with a BOM and CRLF, as Excel opens it), xlsx, parquet, json "
+        "(version, kind, rules and the rows as items), or table (for a person, as wide as "
+        "the terminal). Default: from the output file's suffix; at a terminal, a table; "
+        "else CSV (explain and manifest check: their text; validate: the problems on "
+        "standard error; event status: JSON).",
         short="-f",
         choices=_choices(OutputFormat),
     ),

@@ -93,7 +93,7 @@ def test_output_file_formats_agree(spec_example: Path, tmp_path: Path) -> None:
         Decimal("24000.00"),
         Decimal("22000.00"),
     ]
-    assert [r["total"] for r in document["standings"]] == [25000.0, 24000.0, 22000.0]
+    assert [r["total"] for r in document["items"]] == [25000.0, 24000.0, 22000.0]
     assert document["rules"]["tie_ranking"] == "competition"
     rules_in_parquet = table.schema.metadata[b"duplicate.rules"].decode()
     assert tomllib.loads(rules_in_parquet) == document["rules"]
@@ -364,7 +364,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) 
     # Quoted only where a value needs it (the quotes of the formula).
     assert players == ["'-cmd", "-5", '"\'=HYPERLINK(""x"")"', "'@SUM(A1)"]
     document = json.loads(run("standings", str(path), "--format", "json")[1])
-    assert [r["player"] for r in document["standings"]][2] == '=HYPERLINK("x")'
+    assert [r["player"] for r in document["items"]][2] == '=HYPERLINK("x")'
 
 
 def test_a_process_on_bad_input_exits_1_with_the_message(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from duplicate.games.words import CARD_GAMES, Words
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -25,10 +27,12 @@ LOW_PRIORITY = (
     "top",
     "n",
     "deal_rank",
+    "board_rank",
     "adjustment",
     "minute",
     "hands",
     "deals",
+    "boards",
     "bye",
     "section",
     "decided_by",
@@ -57,10 +61,11 @@ NARROWEST = 8
 GAP = 3  # " │ " between two columns
 
 
-def render_table(frame: pd.DataFrame) -> None:
+def render_table(frame: pd.DataFrame, words: Words = CARD_GAMES) -> None:
     """A rich table of `frame` on standard output, numbers right-aligned, missing values
     blank, as wide as the terminal (COLUMNS when set); the columns it leaves out are
-    named on standard error."""
+    named on standard error. Headings and seats are in the game's `words` (a board and
+    N, E, S, W in bridge)."""
     from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
@@ -72,7 +77,11 @@ def render_table(frame: pd.DataFrame) -> None:
         ["" if _missing(v) else _text(v) for v in row]
         for row in frame.astype("object").itertuples(index=False)
     ]
-    names = [str(name) for name in frame.columns]
+    names = [words.heading(str(name)) for name in frame.columns]
+    if "seat" in names:
+        at = names.index("seat")
+        for row in rows:
+            row[at] = words.seat(row[at])
     right = [any(word in str(dtype).lower() for word in RIGHT_ALIGNED) for dtype in frame.dtypes]
     widths = [
         max([cell_len(name)] + [cell_len(row[i]) for row in rows]) for i, name in enumerate(names)

@@ -147,8 +147,8 @@ SETTINGS: tuple[Setting, ...] = (
         "deal_scope",
         "scoring",
         "choice",
-        "Deal ids are unique per round, or across the event (a deal played in several "
-        "rounds, as in a bridge movement).",
+        "Deal ids (board numbers, in bridge) are unique per round, or across the event (a "
+        "board played in several rounds, as in a bridge movement).",
         toml="deal_scope",
         comment="Deal identifiers are unique per round, or across the whole event.",
         choices=_choices(DealScopeName),

@@ -157,8 +157,8 @@ SETTINGS: tuple[Setting, ...] = (
         "deal_scope",
         "scoring",
         "choice",
-        "Deal ids are unique per round, or across the event (a deal played in several "
-        "rounds, as in a bridge movement).",
+        "Deal ids (board numbers, in bridge) are unique per round, or across the event (a "
+        "board played in several rounds, as in a bridge movement).",
         toml="deal_scope",
         comment="Deal identifiers are unique per round, or across the whole event.",
         choices=_choices(DealScopeName),
@@ -513,9 +513,11 @@ SETTINGS: tuple[Setting, ...] = (
         "format",
         "output",
         "choice",
-        "csv, excel (CSV with a BOM and CRLF, as Excel opens it), xlsx, parquet, json, or "
-        "table (for a person). Default: from the output file's suffix; at a terminal, a "
-        "table; else CSV.",
+        "csv, excel (CSV with a BOM and CRLF, as Excel opens it), xlsx, parquet, json "
+        "(version, kind, rules and the rows as items), or table (for a person, as wide as "
+        "the terminal). Default: from the output file's suffix; at a terminal, a table; "
+        "else CSV (explain and manifest check: their text; validate: the problems on "
+        "standard error; event status: JSON).",
         short="-f",
         choices=_choices(OutputFormat),
     ),

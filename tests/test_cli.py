@@ -93,7 +93,7 @@ def test_output_file_formats_agree(spec_example: Path, tmp_path: Path) -> None:
         Decimal("24000.00"),
         Decimal("22000.00"),
     ]
-    assert [r["total"] for r in document["standings"]] == [25000.0, 24000.0, 22000.0]
+    assert [r["total"] for r in document["items"]] == [25000.0, 24000.0, 22000.0]
     assert document["rules"]["tie_ranking"] == "competition"
     rules_in_parquet = table.schema.metadata[b"duplicate.rules"].decode()
     assert tomllib.loads(rules_in_parquet) == document["rules"]
@@ -245,9 +245,9 @@ def test_debug_shows_traceback_for_data_errors(tmp_path: Path) -> None:
     assert "score" in line_of("column.missing", result.stderr)
 
 
-def on_a_terminal(*args: str) -> tuple[bytes, bytes]:
+def on_a_terminal(*args: str, columns: int = 120) -> tuple[bytes, bytes]:
     """What `duplicate ARGS` shows when its standard output and standard error are
-    each a terminal of their own, 120 columns wide (a few KiB: what a terminal holds
+    each a terminal of their own, `columns` wide (a few KiB: what a terminal holds
     until it is read)."""
     import fcntl
     import pty
@@ -256,7 +256,7 @@ def on_a_terminal(*args: str) -> tuple[bytes, bytes]:
 
     terminals = [pty.openpty() for _ in range(2)]
     for _, end in terminals:
-        fcntl.ioctl(end, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        fcntl.ioctl(end, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
     done = subprocess.run(
         [sys.executable, "-m", "duplicate", *args],
@@ -364,7 +364,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path) 
     # Quoted only where a value needs it (the quotes of the formula).
     assert players == ["'-cmd", "-5", '"\'=HYPERLINK(""x"")"', "'@SUM(A1)"]
     document = json.loads(run("standings", str(path), "--format", "json")[1])
-    assert [r["player"] for r in document["standings"]][2] == '=HYPERLINK("x")'
+    assert [r["player"] for r in document["items"]][2] == '=HYPERLINK("x")'
 
 
 def test_a_process_on_bad_input_exits_1_with_the_message(tmp_path: Path) -> None:

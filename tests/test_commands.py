@@ -105,11 +105,14 @@ def test_the_library_writes_what_the_command_writes(command: str, tmp_path: Path
 
 
 def test_explain_is_the_explain_command() -> None:
-    from duplicate.io.json_text import dumps
+    from duplicate.io.publish import metadata
+    from duplicate.io.write import json_document
 
     shown = cli("explain", "P39", EVENT, "--format", "json")
     found = duplicate.explain(EVENT, "P39")
-    assert (dumps(found.to_json()) + "\n").encode() == shown
+    document = found.to_json()
+    deals = document.pop("deals")
+    assert json_document("deals", metadata(found.rules), deals, document) == shown
 
 
 def test_verify_is_the_verify_command(tmp_path: Path) -> None:
@@ -167,7 +170,7 @@ def test_the_event_commands_are_their_functions(tmp_path: Path) -> None:
         assert (by_library / made).read_bytes() == (by_cli / made).read_bytes(), made
     status = duplicate.event_status(by_library).to_json()
     shown = json.loads(cli("event", "status", by_cli))
-    assert status["rounds"] == shown["rounds"]
+    assert status["rounds"] == shown["items"]
     assert status["log"] == shown["log"]
 
 

@@ -79,7 +79,7 @@ def test_an_event_grows_round_by_round(tmp_path: Path) -> None:
     code, out, _ = run("event", "status", folder)
     status = json.loads(out)
     assert status["event"]["name"] == "春季杯"
-    assert [r["round"] for r in status["rounds"]] == [1, 2, 3]
+    assert [r["round"] for r in status["items"]] == [1, 2, 3]
     assert len(status["replaced"]) == 1
     assert status["log"] == {"entries": 5, "chain_intact": True}
     actions = [
@@ -125,7 +125,7 @@ def test_an_upload_is_checked_against_the_event(tmp_path: Path) -> None:
     code, _, err = run("event", "add", folder, both)
     assert code == 1
     assert "holds rounds 2, 3; an upload is one round" in err
-    assert [r["round"] for r in json.loads(run("event", "status", folder)[1])["rounds"]] == [1, 2]
+    assert [r["round"] for r in json.loads(run("event", "status", folder)[1])["items"]] == [1, 2]
 
 
 def test_the_event_rules_are_every_command_rules(tmp_path: Path) -> None:

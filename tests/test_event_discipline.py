@@ -156,7 +156,7 @@ def test_a_round_is_withdrawn_kept_and_logged(tmp_path: Path) -> None:
     )
     # Every command reads the event without it; it may be added again.
     assert run("standings", folder, "-o", "-")[1] == two_rounds
-    assert [r["round"] for r in status_of(folder)["rounds"]] == [1, 2]  # type: ignore[attr-defined]
+    assert [r["round"] for r in status_of(folder)["items"]] == [1, 2]  # type: ignore[attr-defined]
     assert run("event", "add", folder, uploads(tmp_path)[3])[0] == 0
 
 

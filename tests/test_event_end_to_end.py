@@ -99,7 +99,7 @@ def test_a_three_round_event_through_its_folder(tmp_path: Path) -> None:
     text = "".join(p.get_textpage().get_text_range() for p in pdfium.PdfDocument(str(cards)))
     assert "P01 郭涛" in text
     status = json.loads(run("event", "status", event)[1])
-    assert [r["round"] for r in status["rounds"]] == [1, 2, 3]
+    assert [r["round"] for r in status["items"]] == [1, 2, 3]
     assert status["seatings"] == [1, 2, 3, 4]
     assert len(status["replaced"]) == 1
     assert status["log"]["chain_intact"]

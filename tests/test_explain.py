@@ -111,7 +111,7 @@ def test_explain_json_for_tools() -> None:
     document = json.loads(result.stdout)
     assert document["place"] == 1
     assert document["total"] == 25000.0
-    assert [d["mp"] for d in document["deals"]] == [0, 3, 4]
+    assert [d["mp"] for d in document["items"]] == [0, 3, 4]
     assert document["below"]["player"] == "P1"
     assert document["below"]["criterion"] == "total"
     assert Decimal(str(document["below"]["by"])) == Decimal(1000)

@@ -143,7 +143,7 @@ def test_verify_shows_published_numbers_as_written(tmp_path: Path) -> None:
     published = tmp_path / "standings.json"
     assert run("standings", results, "-o", published)[0] == 0
     document = json.loads(published.read_text())
-    document["standings"][0]["total"] = "1.50"
+    document["items"][0]["total"] = "1.50"
     published.write_text(json.dumps(document))
     code, out, _ = run("verify", results, published)
     assert code == 1

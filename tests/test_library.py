@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import tomllib
 from decimal import Decimal
 from pathlib import Path
 
@@ -42,7 +43,12 @@ def test_explain_is_the_explain_command() -> None:
     document = json.loads(
         cli("explain", "P39", str(EVENT), "--format", "json"), parse_float=Decimal
     )
-    assert explained.to_json() == document
+    # The command's JSON is the envelope: the deals as its items, the rest beside them.
+    assert (document["version"], document["kind"]) == (duplicate.__version__, "deals")
+    assert document["rules"] == tomllib.loads(explained.rules.to_toml(), parse_float=Decimal)
+    found = {k: v for k, v in document.items() if k not in ("version", "kind", "rules")}
+    deals = found.pop("items")
+    assert explained.to_json() == {**found, "deals": deals}
 
 
 def test_verify_and_publish_agree_with_the_commands(tmp_path: Path) -> None:

@@ -267,7 +267,7 @@ def test_percentage_standings_are_explained_and_reported(tmp_path: Path) -> None
     assert explained["place"] == 3
     assert explained["percentage"] == {"value": 44.44, "exact": "400/9"}
     assert (explained["mp"], explained["top"], explained["deals_counted"]) == (8, 18, 3)
-    assert "rank_points" not in explained["deals"][0]
+    assert "rank_points" not in explained["items"][0]
     assert explained["above"]["player"] == "c"
     assert explained["above"]["by_exact"] == "100/9"
     code, out, _ = run("explain", "b", path, "--method", "percentage")

@@ -150,7 +150,7 @@ def test_a_scorers_day(tmp_path: Path) -> None:
     assert "P17 新手" in text
 
     status = json.loads(ok("event", "status", event))
-    assert [r["round"] for r in status["rounds"]] == [1, 2, 3, 4]
+    assert [r["round"] for r in status["items"]] == [1, 2, 3, 4]
     assert status["seatings"] == [1, 2, 3, 4, 5]
     assert status["log"]["chain_intact"]
     log = [json.loads(line) for line in (event / "log.jsonl").read_text().splitlines()]

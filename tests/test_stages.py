@@ -101,10 +101,14 @@ def test_a_paying_hub_pays_in_seat_order_after_its_own_seat(tmp_path: Path) -> N
 # Random stages: tables of 3, scores with one winner or one loser, hands that only
 # players still in play (the reference says who is in while the log is made).
 @st.composite
-def stages(draw: st.DrawFn) -> tuple[list[dict[str, object]], StageRules]:
+def stages(draw: st.DrawFn, tight: bool = False) -> tuple[list[dict[str, object]], StageRules]:
+    """A random stage; `tight`: few chips for the base, so that the payment caps bind and
+    players often end level on chips (the equal-result rule then decides)."""
     n = draw(st.integers(3, 9))
-    start = draw(st.sampled_from([50, 300, 1000]))
-    schedule_text = draw(st.sampled_from(["0:100", "0:10,3:40", "0:50,2:80,6:300"]))
+    start = draw(st.sampled_from([100, 200] if tight else [50, 300, 1000]))
+    schedule_text = draw(
+        st.sampled_from(["0:100"] if tight else ["0:100", "0:10,3:40", "0:50,2:80,6:300"])
+    )
     fixed = draw(st.sampled_from([None, 0, 60]))
     share = draw(st.sampled_from([Decimal("0.25"), Decimal(0), Decimal("1.5")]))
     rules = StageRules(
@@ -133,7 +137,7 @@ def stages(draw: st.DrawFn) -> tuple[list[dict[str, object]], StageRules]:
         minute += draw(st.integers(1, 3))
         hub = draw(st.integers(0, 2))
         sign = draw(st.sampled_from([1, -1]))
-        others = [draw(st.integers(0, 6)) for _ in range(2)]
+        others = [draw(st.integers(0, 3 if tight else 6)) for _ in range(2)]
         scores = [-sign * s for s in others]
         scores.insert(hub, sign * sum(others))
         for seat, (player, score) in enumerate(zip(table, scores, strict=True)):
@@ -192,6 +196,49 @@ def test_elimination_agrees_with_the_reference(
             assert row.carried == stage_reference.carried(s.chips, rules.carry, rules.carry_ratio)
         else:
             assert row.carried is pd.NA
+
+
+@common
+@given(stages(tight=True))
+def test_equal_chips_are_settled_by_the_last_hands_game_score(
+    stage: tuple[list[dict[str, object]], StageRules],
+) -> None:
+    """docs/scoring.md 8.5 on stages where the caps bind: the order and the shared
+    places are the reference's, which compares the last hand's `score`."""
+    rows, rules = stage
+    if not rows:
+        return
+    got = standings_of(rows, rules)
+    want = stage_reference.run_stage(
+        rows,
+        rules.start,
+        [(Fraction(m), b) for m, b in rules.base],
+        Fraction(rules.eliminate_below),
+        rules.eliminate_below_chips,
+    )
+    assert list(got["player"]) == stage_reference.stage_order(want)
+    places = stage_reference.stage_places(want)
+    assert [int(p) for p in got["place"]] == [places[p] for p in got["player"]]
+
+
+def test_two_players_who_scored_the_same_share_the_place_whatever_the_caps_paid(
+    tmp_path: Path,
+) -> None:
+    # B and X both win +4 in hand 2, on 900 chips after it; A runs out paying B in full
+    # and X only 100: the chips moved differ, the game scores do not.
+    log = tmp_path / "hands.csv"
+    log.write_text(
+        "hand,minute,table,seat,player,score\n"
+        "1,1,1,0,X,3\n1,1,1,1,Y,-3\n1,1,1,2,Q,0\n"
+        "2,2,1,0,A,-8\n2,2,1,1,B,4\n2,2,1,2,X,4\n"
+    )
+    code, out, err = run("elimination", log, "--start", "500", "-f", "csv")
+    assert code == 0, err
+    table = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert list(table["player"])[:2] == ["B", "X"]
+    assert list(table["chips"])[:2] == ["900", "900"]
+    assert list(table["place"])[:2] == ["1", "1"]
+    assert list(table["decided_by"])[:2] == ["", "tied"]
 
 
 @common
@@ -290,6 +337,62 @@ def test_a_fixed_hand_final_takes_the_elimination_output(tmp_path: Path) -> None
         "carried": ["2200", "2100", "1700"],
         "hands": ["2", "2", "2"],
     }
+
+
+@st.composite
+def finals(draw: st.DrawFn) -> tuple[list[dict[str, object]], int, dict[str, int], str]:
+    """A random fixed-hand final: tables of 3 each round, small scores (totals and last
+    hands often level), some tables missing the last round, some carried points, and a
+    base that grows (points then differ from game scores)."""
+    players = [f"p{i}" for i in range(3 * draw(st.integers(1, 3)))]
+    rounds = draw(st.integers(1, 4))
+    rows: list[dict[str, object]] = []
+    for number in range(1, rounds + 1):
+        order = draw(st.permutations(players))
+        for t in range(len(players) // 3):
+            if number == rounds and draw(st.integers(0, 4)) == 0:
+                continue
+            hub = draw(st.integers(0, 2))
+            sign = draw(st.sampled_from([1, -1]))
+            others = [draw(st.integers(0, 2)) for _ in range(2)]
+            scores = [-sign * x for x in others]
+            scores.insert(hub, sign * sum(others))
+            for seat in range(3):
+                rows.append(
+                    {
+                        "hand": f"{number}-{t}",
+                        "minute": 2 * number + t % 2,
+                        "table": t + 1,
+                        "seat": seat,
+                        "player": order[3 * t + seat],
+                        "score": scores[seat],
+                    }
+                )
+    carried = {p: draw(st.sampled_from([0, 0, 2, 4])) for p in players}
+    base = draw(st.sampled_from(["0:1", "0:1,5:2"]))
+    return rows, rounds, carried, base
+
+
+@common
+@given(finals())
+def test_a_final_agrees_with_the_reference(
+    final: tuple[list[dict[str, object]], int, dict[str, int], str],
+) -> None:
+    """docs/scoring.md 8.4-8.5: totals, then the last hand's game score; shared places."""
+    rows, hands, carried, base = final
+    if not rows:
+        return
+    played = {str(r["player"]) for r in rows}
+    carried = {p: c for p, c in carried.items() if p in played}
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "final.parquet"
+        pd.DataFrame(rows).to_parquet(log, index=False)
+        got = duplicate.final(str(log), hands, carried, base=base).frame
+    schedule = [(Fraction(m), int(b)) for m, b in (p.split(":") for p in base.split(","))]
+    want = stage_reference.final_places(rows, hands, carried, schedule)
+    assert list(got["player"]) == [p for p, _, _ in want]
+    assert [None if p is pd.NA else int(p) for p in got["place"]] == [w for _, w, _ in want]
+    assert [int(t) for t in got["total"]] == [t for _, _, t in want]
 
 
 def test_a_final_orders_by_total_then_last_hand_then_registration(tmp_path: Path) -> None:

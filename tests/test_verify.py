@@ -79,7 +79,7 @@ def test_a_swapped_pair_of_places(tmp_path: Path) -> None:
 def test_a_missing_player(tmp_path: Path) -> None:
     path = publish(tmp_path, "json")
     document = json.loads(path.read_text())
-    document["standings"] = [r for r in document["standings"] if r["player"] != "P07"]
+    document["items"] = [r for r in document["items"] if r["player"] != "P07"]
     path.write_text(json.dumps(document))
     code, found = differences(path)
     assert code == 1

@@ -169,7 +169,7 @@ def test_weighted_with_standings_and_explain(tmp_path: Path) -> None:
     assert '"mp": 13.02' in result.stdout
     assert "weighted 67% of 170" in result.stdout
     explained = json.loads(result.stdout)
-    assert explained["deals"][0]["parts"] == [
+    assert explained["items"][0]["parts"] == [
         {"score": 170, "weight": 67, "mp": 15},
         {"score": 140, "weight": 33, "mp": 9},
     ]

@@ -102,11 +102,22 @@ def whole_option(*flags: str, help: str, metavar: str = "N") -> Any:
     return typer.Option(*flags, parser=whole_number, help=help, metavar=metavar)
 
 
+# The kinds of table file every input is read from, and standard input: said once for
+# every argument's help.
+FILES = "CSV, Parquet or .xlsx"
+STDIN = "'-' reads standard input"
 # Every kind of source a command reads its event from.
 SOURCES = (
-    "a results file (CSV, Parquet or .xlsx), a folder of Parquet files, an event "
-    "folder, or a bridge session (PBN or USEBIO); '-' reads standard input"
+    f"a results file ({FILES}), a folder of Parquet files, an event folder, or a bridge "
+    f"session (PBN or USEBIO); {STDIN}"
 )
+
+
+def input_help(what: str) -> str:
+    """An input argument's help: what it holds, the files it may be, standard input."""
+    return f"{what} ({FILES}); {STDIN}."
+
+
 SourceArg = Annotated[str, typer.Argument(metavar="SOURCE", help=f"The event: {SOURCES}.")]
 PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="The player's id, or their name.")]
 
@@ -261,8 +272,9 @@ def emit(table: Table, command: str, settings: dict[str, Any]) -> None:
     file or standard output in the format asked for, with its rules and manifest."""
     if to_terminal(settings):
         from duplicate.cli.output import render_table
+        from duplicate.games.words import words_of
 
-        render_table(table.frame)
+        render_table(table.frame, words_of(table.event))
         if settings.get("manifest") is not None:
             with publishing(command, table.rules, table.event, settings):
                 pass
@@ -270,6 +282,71 @@ def emit(table: Table, command: str, settings: dict[str, Any]) -> None:
     output = settings.get("output") or "-"
     with publishing(command, table.rules, table.event, settings) as out:
         out.table(table, output, output_format(settings))
+
+
+def emit_items(
+    command: str,
+    kind: str,
+    rules: Rules,
+    event: Event | None,
+    items: list[dict[str, Any]],
+    summary: dict[str, Any],
+    settings: dict[str, Any],
+    shown: Callable[[], bytes | None],
+    default: str,
+    columns: Sequence[str] = (),
+) -> None:
+    """A result that is more than a table (an explanation, a validation, an event's
+    status) where the options say: `--format json`, the envelope of every command
+    (`items` and the `summary` beside them); csv, excel, xlsx or parquet, the items as a
+    table of `columns` and any other the items have (values as text; a list in a value
+    joined); `table`, what `shown` gives a person (text for standard output, or None
+    when it showed it itself). Without --format: `default`."""
+    fmt = output_format(settings) or default
+    if fmt == "table":
+        text = shown()
+        with publishing(command, rules, event, settings) as out:
+            if text is not None:
+                out.text(text, "text")
+        return
+    with publishing(command, rules, event, settings) as out:
+        if fmt == "json":
+            from duplicate.io.publish import metadata
+            from duplicate.io.write import json_document
+
+            data = json_document(kind, metadata(rules), items, summary)
+            out.text(data, "json", len(items))
+            return
+        from duplicate.output import Table
+
+        out.table(Table(kind, rules, text_frame(items, columns)), "-", fmt)
+
+
+def text_frame(items: list[dict[str, Any]], first: Sequence[str] = ()) -> Any:
+    """Rows of JSON values as a table of text: the `first` columns, then every other
+    column a row has, in the order first seen; missing and null values blank, a list
+    joined by '; '."""
+    import pandas as pd
+
+    columns: dict[str, None] = dict.fromkeys(first)
+    for item in items:
+        columns.update(dict.fromkeys(item))
+
+    def text(value: Any) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, list | tuple):
+            return "; ".join(text(v) for v in value)
+        if isinstance(value, dict):
+            return " ".join(f"{k}={text(v)}" for k, v in value.items())
+        return str(value)
+
+    return pd.DataFrame(
+        {c: pd.Series([text(i.get(c)) for i in items], dtype="str") for c in columns},
+        columns=list(columns),
+    )
 
 
 def write_stdout(data: bytes) -> None:

@@ -8,7 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from duplicate.cli.common import (
-    publishing,
+    FILES,
+    emit_items,
     reports_errors,
     say_warnings,
     stderr,
@@ -75,9 +76,7 @@ def init(
 @settings_options("source", skip=("adjustments", "players", "rules_file"))
 def add(
     folder: FolderArg,
-    upload: Annotated[
-        str, typer.Argument(metavar="UPLOAD", help="A round's results (CSV, .xlsx, Parquet).")
-    ],
+    upload: Annotated[str, typer.Argument(metavar="UPLOAD", help=f"A round's results ({FILES}).")],
     round_number: Annotated[
         int | None,
         whole_option("--round", help="The round, when the upload has no round column."),
@@ -252,30 +251,71 @@ def adjustments(
 
 @event_app.command(name="status")
 @reports_errors
-@settings_options("output", skip=("output", "format", "excel"))
+@settings_options("output", skip=("output",))
 def status(
     folder: FolderArg,
     *,
     settings: dict[str, Any],
 ) -> None:
     """What the event holds: each round, the published seatings, the log's chain, and
-    every way the folder differs from its log (JSON; each difference on stderr too).
+    every way the folder differs from its log (each difference on stderr too).
+
+    Without --format: JSON, the rounds as `items`; table: for a person; csv: the rounds.
 
     Example: duplicate event status spring
     """
     import duplicate
-    from duplicate.io.json_text import dumps
+    from duplicate.errors import DuplicateError
+    from duplicate.io.event_folder import event_rules
     from duplicate.rules import Rules
 
     found = duplicate.event_status(folder)
-    with publishing("event status", Rules(), None, settings) as out:
-        out.text((dumps(found.to_json()) + "\n").encode("utf-8"), "json")
+    try:
+        rules = event_rules(folder)
+    except DuplicateError:
+        rules = Rules()  # a rules file changed past reading: the status says so
+    document = found.to_json()
+    rounds = document.pop("rounds")
+
+    def shown() -> None:
+        import pandas as pd
+
+        from duplicate.cli.output import render_table
+
+        info = document["event"]
+        log = document["log"]
+        for line in (
+            f"{info['name']} ({info['game']}, {info['date']})",
+            f"seatings kept: {', '.join(map(str, document['seatings'])) or 'none'}",
+            f"log: {log['entries']} entries, chain "
+            + ("intact" if log["chain_intact"] else "broken"),
+            "folder as its log says" if document["intact"] else "folder differs from its log",
+        ):
+            stderr.print(line)
+        render_table(pd.DataFrame(rounds, columns=list(ROUND_COLUMNS)).convert_dtypes())
+
+    emit_items(
+        "event status",
+        "rounds",
+        rules,
+        None,
+        rounds,
+        document,
+        settings,
+        shown,
+        "json",
+        ROUND_COLUMNS,
+    )
     say_warnings(found.problems)
     if found.problems:
         stderr.print(
             f"{folder} differs from its log: put back what changed, or accept it with "
             "`duplicate event accept`"
         )
+
+
+# A stored round's row, as json and csv give it.
+ROUND_COLUMNS = ("round", "rows", "sha256", "file")
 
 
 @event_app.command(name="accept")

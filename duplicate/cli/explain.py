@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from duplicate.cli.common import PlayerArg, SourceArg, load, publishing, reports_errors
+from duplicate.cli.common import (
+    PlayerArg,
+    SourceArg,
+    emit_items,
+    load,
+    reports_errors,
+)
 from duplicate.cli.settings import settings_options
+from duplicate.games.words import CARD_GAMES, Words
 
 if TYPE_CHECKING:
     from duplicate.scoring.explanation import Explanation, Neighbour
-
-
-class ExplainFormat(StrEnum):
-    text = "text"
-    json = "json"
 
 
 def register(app: typer.Typer) -> None:
@@ -24,13 +25,10 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@settings_options("scoring", "source", "output", skip=("output", "format", "excel"))
+@settings_options("scoring", "source", "output", skip=("output",))
 def explain(
     player: PlayerArg,
     source: SourceArg,
-    fmt: Annotated[
-        ExplainFormat, typer.Option("--format", "-f", help="text for people, json for tools.")
-    ] = ExplainFormat.text,
     section: Annotated[
         str | None, typer.Option("--section", help="The player's section, if ids repeat.")
     ] = None,
@@ -39,23 +37,30 @@ def explain(
 ) -> None:
     """Show a player's deals, total, tie-breaks, and what separates them from their neighbours.
 
+    Without --format: as text, for a person (--format table); json gives the deals as
+    `items`, the total, tie-breaks and neighbours beside them; csv, the deals.
+
     Example: duplicate explain P07 results.csv
     """
     import duplicate
-    from duplicate.io.json_text import dumps
+    from duplicate.games.words import words_of
 
     event = load(source, settings)
     explained = duplicate.explain(event, player, section=section)
-    if fmt is ExplainFormat.json:
-        text, kind = dumps(explained.to_json()) + "\n", "json"
-    else:
-        text, kind = render_text(explained) + "\n", "text"
-    with publishing("explain", explained.rules, event, settings) as out:
-        out.text(text.encode("utf-8"), kind)
+    document = explained.to_json()
+    deals = document.pop("deals")
+
+    def shown() -> bytes:
+        return (render_text(explained, words_of(event)) + "\n").encode("utf-8")
+
+    emit_items(
+        "explain", "deals", explained.rules, event, deals, document, settings, shown, "table"
+    )
 
 
-def render_text(e: Explanation) -> str:
-    """The explanation as aligned plain text."""
+def render_text(e: Explanation, words: Words = CARD_GAMES) -> str:
+    """The explanation as aligned plain text, in the game's `words` (bridge: board, and
+    seats N, E, S, W)."""
     from duplicate.scoring.explanation import number_text as text
 
     where = f" in section {e.section}" if e.section else ""
@@ -73,15 +78,18 @@ def render_text(e: Explanation) -> str:
     keys.append("adjustment")
     # Short headings for a table read on paper.
     short = {"mp_pct": "MP%", "deal_rank": "rank", "rank_points": "points"}
-    header = [short.get(k, k) for k in keys]
-    cells = [[text(getattr(d, k)) for k in keys] for d in e.deals]
+    header = [short.get(k, words.heading(k)) for k in keys]
+    cells = [
+        [words.seat(text(d.seat)) if k == "seat" else text(getattr(d, k)) for k in keys]
+        for d in e.deals
+    ]
     lines += _aligned([header, *cells])
     for d in e.deals:
         if d.parts:
             parts = "; ".join(f"{p.weight}% of {text(p.score)}: {p.mp} MP" for p in d.parts)
-            lines.append(f"  round {d.round}, deal {d.deal}, weighted: {parts}")
+            lines.append(f"  round {d.round}, {words.deal} {d.deal}, weighted: {parts}")
     if e.by_percentage:
-        return "\n".join(lines + _percentage_lines(e))
+        return "\n".join(lines + _percentage_lines(e, words))
     sum_text = " + ".join(str(p) for p in e.rank_points) or "0"
     if e.penalty:
         sum_text += f" - {e.penalty} penalty"
@@ -134,14 +142,14 @@ def _tie_break_lines(e: Explanation) -> list[str]:
     return lines
 
 
-def _percentage_lines(e: Explanation) -> list[str]:
+def _percentage_lines(e: Explanation, words: Words) -> list[str]:
     """The session percentage and how it compares with the neighbours'."""
     assert e.percentage is not None
     count = e.deals_counted or 0
     how = (
         "total MP over total top"
         if e.rules.percentage_of == "total"
-        else f"mean MP% over {count} deal" + ("s" if count != 1 else "")
+        else f"mean MP% over {count} {words.deal}" + ("s" if count != 1 else "")
     )
     lines = [
         "",

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import emit, load, reports_errors
+from duplicate.cli.common import emit, input_help, load, reports_errors
 from duplicate.cli.settings import choice_enum, choice_value, settings_options
 from duplicate.games.registry import names as game_names
 
@@ -24,7 +24,7 @@ def game_score(
         str,
         typer.Argument(
             metavar="RAW",
-            help="Raw outcomes (CSV, Parquet or .xlsx); '-' reads standard input.",
+            help=input_help("Raw outcomes (cards left, bids, huxi ...)"),
         ),
     ],
     game: Annotated[

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import emit, reports_errors
+from duplicate.cli.common import emit, input_help, reports_errors
 from duplicate.cli.settings import settings_options
 
 
@@ -21,7 +21,7 @@ def leaderboard(
         str,
         typer.Argument(
             metavar="GAMES",
-            help="One row per player per game (CSV, Parquet or .xlsx); '-' reads standard input.",
+            help=input_help("One row per player per game"),
         ),
     ],
     scheme: Annotated[

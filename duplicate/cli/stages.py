@@ -8,6 +8,7 @@ import typer
 
 from duplicate.cli.common import (
     emit,
+    input_help,
     load,
     publishing,
     reports_errors,
@@ -23,8 +24,9 @@ HandsArg = Annotated[
     str,
     typer.Argument(
         metavar="HANDS",
-        help="Hand log: hand, table, seat, player, score, minute (or finished_at); "
-        "'-' reads standard input.",
+        help=input_help(
+            "A stage's hand log: hand, table, seat, player, score, minute (or finished_at)"
+        ),
     ),
 ]
 ExplainOpt = Annotated[

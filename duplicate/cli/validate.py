@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
 
 from duplicate.cli.common import (
     SourceArg,
+    emit_items,
     load,
+    output_format,
     publishing,
     reports_errors,
     say_warnings,
@@ -21,9 +22,18 @@ from duplicate.games.registry import names as game_names
 GameChoice = choice_enum("GameChoice", game_names(scored_only=True))
 
 
-class ValidateFormat(StrEnum):
-    text = "text"
-    json = "json"
+# A problem's row, as json and csv give it.
+PROBLEM_COLUMNS = (
+    "level",
+    "code",
+    "source",
+    "rows",
+    "position",
+    "column",
+    "message",
+    "hint",
+    "count",
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -31,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
 
 @reports_errors
-@settings_options("scoring", "source", "output", skip=("output", "format", "excel"))
+@settings_options("scoring", "source", "output", skip=("output",))
 def validate(
     source: SourceArg,
     seating: Annotated[
@@ -50,15 +60,6 @@ def validate(
         bool,
         typer.Option("--strict", help="Data-entry warnings are errors (exit 1)."),
     ] = False,
-    fmt: Annotated[
-        ValidateFormat,
-        typer.Option(
-            "--format",
-            "-f",
-            help="text: messages on standard error; json: every problem, with its code, "
-            "rows and column, on standard output.",
-        ),
-    ] = ValidateFormat.text,
     *,
     settings: dict[str, Any],
 ) -> None:
@@ -71,14 +72,17 @@ def validate(
     not summing to zero or a score the game cannot give) are warnings, or errors with
     --strict.
 
+    Without --format (or with table): each problem on standard error, for a person;
+    json, csv, ...: every problem as a row (level, code, rows, column, message, hint) on
+    standard output.
+
     Example: duplicate validate results.csv --seating round3-seating.csv
     """
     import duplicate
     from duplicate.errors import InvalidData
-    from duplicate.io.json_text import dumps
     from duplicate.rules import Rules
 
-    text = fmt is ValidateFormat.text
+    text = output_format(settings) in (None, "table")
     event = None
     try:
         event = load(source, settings, say=text)
@@ -91,8 +95,24 @@ def validate(
         found = duplicate.Validation(source, tuple(exc.problems), ())
     rules = event.rules if event is not None else Rules()
     if not text:
-        with publishing("validate", rules, event, settings) as out:
-            out.text((dumps(found.to_json(flag_named)) + "\n").encode("utf-8"), "json")
+        document = found.to_json(flag_named)
+        problems = [
+            {"level": level[:-1], **problem}
+            for level in ("errors", "warnings")
+            for problem in document.pop(level)
+        ]
+        emit_items(
+            "validate",
+            "problems",
+            rules,
+            event,
+            problems,
+            document,
+            settings,
+            lambda: None,
+            "json",
+            PROBLEM_COLUMNS,
+        )
         if not found.ok:
             raise typer.Exit(1)
         return

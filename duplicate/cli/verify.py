@@ -6,7 +6,15 @@ from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import SourceArg, emit, load, publishing, reports_errors, stderr
+from duplicate.cli.common import (
+    FILES,
+    SourceArg,
+    emit,
+    load,
+    publishing,
+    reports_errors,
+    stderr,
+)
 from duplicate.cli.settings import settings_options
 
 
@@ -21,7 +29,8 @@ def verify(
     published: Annotated[
         str,
         typer.Argument(
-            metavar="PUBLISHED", help="Standings as published (CSV, Parquet, .xlsx or JSON)."
+            metavar="PUBLISHED",
+            help=f"Standings as published ({FILES}, or JSON as standings writes it).",
         ),
     ],
     *,

@@ -198,7 +198,7 @@ def read_hand_log(
 
 def read_published(path: str | Path | Source, encoding: str | None = None) -> pd.DataFrame:
     """A table as `duplicate` writes it: CSV, Parquet, .xlsx (its first sheet), or JSON
-    ({"standings": [...]})."""
+    ({"kind": "standings", "items": [...]})."""
     import pandas as pd
 
     from duplicate.io.spreadsheet import read_xlsx
@@ -216,7 +216,7 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
                 Problem(
                     source.name,
                     "is a JSON list, not a table written by standings (JSON as standings "
-                    'writes it is an object: {"standings": [...]})',
+                    'writes it is an object: {"items": [...]})',
                     hint="give a file written by standings",
                     code="published.no-standings",
                 )
@@ -238,13 +238,13 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
                     )
                 ]
             ) from None
-        rows = document.get("standings") if isinstance(document, dict) else None
+        rows = _published_rows(document)
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise InvalidData(
                 [
                     Problem(
                         source.name,
-                        "has no 'standings' list of rows",
+                        "has no 'items' list of standings rows",
                         hint="give a file written by standings",
                         code="published.no-standings",
                     )
@@ -252,6 +252,16 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
             )
         return pd.DataFrame(rows)
     return _to_pandas(read_csv(csv_text(source, encoding, data)))
+
+
+def _published_rows(document: object) -> object:
+    """The rows of published standings as JSON: `items` (of kind standings), or the
+    `standings` list files written before the envelope named it so."""
+    if not isinstance(document, dict):
+        return None
+    if "items" in document and document.get("kind", "standings") == "standings":
+        return document["items"]
+    return document.get("standings")
 
 
 def _read_parquet(source: Source) -> pa.Table:

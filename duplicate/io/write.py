@@ -158,12 +158,28 @@ def _quoted_where_needed(table: pa.Table, line_end: str) -> bytes:
 
 
 def json_bytes(table: pa.Table, kind: str, meta: dict[str, str]) -> bytes:
-    """{"version": ..., "rules": {...}, kind: [rows]}, decimals as JSON numbers with
-    their places (29335.70, 0.00; a time of scale 0 as 1309), never through a float."""
+    """The table's rows as the `items` of the JSON envelope (json_document), decimals as
+    JSON numbers with their places (29335.70, 0.00; a time of scale 0 as 1309), never
+    through a float."""
+    return json_document(kind, meta, table.to_pylist())
+
+
+def json_document(
+    kind: str,
+    meta: dict[str, str],
+    items: list[Any],
+    summary: dict[str, Any] | None = None,
+) -> bytes:
+    """Every command's JSON: {"version", "kind" (what the items are), "rules", the
+    notes (a draw's seed), the command's `summary` (an explanation's total, a
+    validation's counts), "items": [...]} (docs/output.md)."""
     document: dict[str, object] = {
-        **{key: value for key, value in meta.items() if key != "rules"},
+        "version": meta["version"],
+        "kind": kind,
         "rules": tomllib.loads(meta["rules"]),
-        kind: table.to_pylist(),
+        **{key: value for key, value in meta.items() if key not in ("version", "rules")},
+        **(summary or {}),
+        "items": items,
     }
     return (dumps(document) + "\n").encode("utf-8")
 

@@ -68,7 +68,8 @@ class PlayerState:
     player: str
     chips: int
     hands: int = 0
-    last_change: int = 0
+    # The game score of their last hand (the log's `score`): the equal-result rule's.
+    last_score: int = 0
     # Settlement position and id of the hand that put the player out.
     out_index: int | None = None
     out_hand: Any = None
@@ -235,7 +236,7 @@ def _pay(
         chips[seat.player] += change[seat.player]
         player = state[seat.player]
         player.hands += 1
-        player.last_change = change[seat.player]
+        player.last_score = seat.score
         player.rows.append(seat.row)
         if player.out_index is None and is_out(chips[seat.player], base, rules):
             player.out_index, player.out_hand, player.out_minute = index, hand.hand, hand.minute
@@ -262,7 +263,7 @@ def standings(
             lambda p: (0, 0) if p.out_index is None else (1, -p.out_index),
         ),
         Criterion("chips", lambda p: -p.chips),
-        *equal_result_criteria(lambda p: p.last_change, registered),
+        *equal_result_criteria(lambda p: p.last_score, registered),
     ]
     ordered, places, decided = order_rows(players, criteria, lambda p: p.player)
     qualified = [i < rules.advance for i in range(len(ordered))]
@@ -293,7 +294,8 @@ def standings(
 
 
 def equal_result_criteria(last_hand: Any, registered: dict[str, int] | None) -> list[Criterion]:
-    """docs/scoring.md 8.5: more in the last hand first, then earlier registration (when a
+    """docs/scoring.md 8.5: the higher game score in the last hand first (the log's
+    `score`, not the chips or points it moved), then earlier registration (when a
     players file gives it; without one the tie stands, for a play-off)."""
     criteria = [Criterion("last_hand", lambda p: -last_hand(p))]
     if registered is not None:

@@ -26,7 +26,8 @@ class Finalist:
     carried: int
     total: int = 0
     hands: int = 0
-    last_points: int = 0
+    # The game score of their last hand (the log's `score`): the equal-result rule's.
+    last_score: int = 0
 
 
 def final_standings(
@@ -54,7 +55,7 @@ def final_standings(
             points = seat.score * points_base
             player.total += points
             player.hands += 1
-            player.last_points = points
+            player.last_score = seat.score
     unknown = sorted(name for name in carried if name not in players)
     if unknown:
         raise InvalidData(
@@ -98,7 +99,7 @@ def final_standings(
         # Players short of the hands come last, with no place.
         Criterion("hands", lambda p: p.hands < hands),
         Criterion("total", lambda p: -p.total),
-        *equal_result_criteria(lambda p: p.last_points, registered),
+        *equal_result_criteria(lambda p: p.last_score, registered),
     ]
     ordered, places, decided = order_rows(list(players.values()), criteria, lambda p: p.player)
     placed = [p.hands == hands for p in ordered]

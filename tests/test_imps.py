@@ -434,7 +434,7 @@ def test_explain_shows_how_each_deal_s_imps_were_found(tmp_path: Path) -> None:
     assert butler.exit_code == 0, butler.output
     found = json.loads(butler.stdout)
     # Deal 1: 100 and 420 kept, datum 260; deal 2: -100 and 200 kept, datum 50.
-    assert [(d["datum"], d["difference"], d["imps"]) for d in found["deals"]] == [
+    assert [(d["datum"], d["difference"], d["imps"]) for d in found["items"]] == [
         (260, 160, 4),
         (50, -150, -4),
     ]
@@ -515,7 +515,7 @@ def test_assigned_results_score_their_imps(tmp_path: Path) -> None:
     assert table.loc["n0", "imps"] == "-4"
     why = runner.invoke(app, ["explain", "n0", str(path), *more[:-2], "-f", "json"])
     assert why.exit_code == 0, why.output
-    deals = json.loads(why.stdout)["deals"]
+    deals = json.loads(why.stdout)["items"]
     assert (deals[0]["n"], deals[0]["imps"]) == (None, 3)
     assert deals[0]["adjustment"].startswith("avg_plus")
 

@@ -8,19 +8,18 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pandas as pd
 
+from duplicate.games.words import DIRECTIONS
 from duplicate.render.data import ReportData
 
 # The direction a two-winner session's section name ends in.
 DIRECTION = r"\s*\b(NS|EW)$"
-# A bridge pairs session's seats (a card game may name its seats N, E, S, W).
-BRIDGE_SEATS = frozenset({"NS", "EW"})
 ROUND_COLUMNS = ("section", "player", "round", "table", "opponents", "result", "total", "place")
 
 
 def is_bridge(scores: pd.DataFrame) -> bool:
     """Whether the results are a bridge pairs session's: every seat NS or EW."""
     seats = set(scores["seat"].astype(str).unique())
-    return bool(seats) and seats <= BRIDGE_SEATS
+    return bool(seats) and seats <= DIRECTIONS
 
 
 def field_section(sections: pd.Series, bridge: bool) -> pd.Series:

@@ -156,21 +156,6 @@ class Rules:
                 f"{{opt:sp_trim}} must be at least 0 and below 0.5, not {self.sp_trim}",
                 "rules.bad-value",
             )
-        if self.cross_imps not in get_args(CrossImps):
-            raise UsageError(
-                f"{{opt:cross_imps}} must be 'average' or 'sum', not {self.cross_imps!r}",
-                "rules.bad-value",
-            )
-        if self.imp_totals not in get_args(ImpTotals):
-            raise UsageError(
-                f"{{opt:imp_totals}} must be 'sum' or 'scaled', not {self.imp_totals!r}",
-                "rules.bad-value",
-            )
-        if self.butler_half not in get_args(HalfRounding):
-            raise UsageError(
-                f"{{opt:butler_half}} must be 'away' or 'even', not {self.butler_half!r}",
-                "rules.bad-value",
-            )
         if not 0 <= self.butler_round <= MAX_BUTLER_ROUND or self.butler_drop < 0:
             raise UsageError(
                 f"{{opt:butler_round}} must be from 0 to {MAX_BUTLER_ROUND:,} and "
@@ -201,6 +186,9 @@ class Rules:
             "shared_places",
             "place_ties",
             "sections",
+            "cross_imps",
+            "imp_totals",
+            "butler_half",
         ):
             choices = setting(name).choices
             if getattr(self, name) not in choices:

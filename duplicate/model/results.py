@@ -278,13 +278,15 @@ def parse_results(
 
 def _play_columns(table: RawColumns) -> dict[str, Column]:
     """The PLAY_COLUMNS among the table's (the first of a name given twice), as text:
-    an empty cell is none."""
+    an empty cell is none; a result written "'+1" (CSV output guards a cell a
+    spreadsheet would run as a formula with an apostrophe) is "+1" again."""
     found: dict[str, Column] = {}
     for label, array in zip(table.labels, table.arrays, strict=True):
         name = compared(label)
         if name not in PLAY_COLUMNS or name in found or array is None:
             continue
         text = pc.utf8_trim_whitespace(one_chunk(array).cast(pa.large_string()))
+        text = pc.replace_substring_regex(text, r"^'([=+@-])", r"\1")
         empty = pc.equal(text, pa.scalar("", pa.large_string()))
         found[name] = pc.if_else(empty, pa.scalar(None, pa.large_string()), text)
     return found

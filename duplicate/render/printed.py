@@ -532,8 +532,8 @@ def bridge_travellers(
             _grid(page, y, row, len(pairs), xs)
             for n, (table, ns, ew) in enumerate(pairs):
                 line = y - (n + 1) * row + row * 0.32
-                shown = (table, ns, ew) if tables else (ns, ew)
-                for at_column, value in enumerate(shown, 1):
+                cells = (table, ns, ew) if tables else (ns, ew)
+                for at_column, value in enumerate(cells, 1):
                     page.text(xs[at_column] - 6, line, value, 11, "right")
         _cut_marks(page, 1, TRAVELLERS_PER_PAGE)
         page.next_page()

@@ -12,7 +12,7 @@ import pandas as pd
 from typer.testing import CliRunner
 
 from duplicate.cli import app
-from tests.conftest import codes
+from tests.conftest import ROOT, codes
 from tests.test_report import as_records, tables_of
 
 runner = CliRunner()
@@ -206,3 +206,52 @@ def test_printed_travellers_name_the_tables(tmp_path: Path) -> None:
     plain = tmp_path / "plain.pdf"
     assert run("print", pbn(tmp_path / "p.pbn", False), "--what", "travellers", "-o", plain)[0] == 0
     assert "桌 Table" not in pages(plain)[0]
+
+
+# A published session with the play (tests/data/sessions/magic-contest/PROVENANCE.md):
+# 22 tables, the tables numbered apart from the pairs, pairs changing direction.
+PUBLISHED = ROOT / "tests" / "data" / "sessions" / "magic-contest"
+FFB = PUBLISHED / "ffb-dn1-seance1-boards-1-3.pbn"
+
+
+def published_lines() -> dict[str, list[list[str]]]:
+    """Board -> each line's table, NS pair, EW pair, contract, declarer, lead, result,
+    as the file writes them ("-": none)."""
+    lines: dict[str, list[list[str]]] = {}
+    board = ""
+    for line in FFB.read_text(encoding="utf-8").splitlines():
+        if line.startswith("[Board "):
+            board = line.split('"')[1]
+        parts = line.split()
+        if len(parts) == 14 and parts[0].isdigit():
+            table, _, ns, ew, contract, by, result, lead = parts[:8]
+            shown = [table, ns, ew, contract, by, lead, result]
+            lines.setdefault(board, []).append(["" if v == "-" else v for v in shown])
+    return lines
+
+
+def test_a_published_session_keeps_its_play_and_its_travellers_are_its_tables(
+    tmp_path: Path,
+) -> None:
+    from tests.sessions_published import compare, published
+
+    code, out, err = run("score", FFB)
+    assert code == 0, err
+    scored = csv(out)
+    assert list(scored.columns) == [*SCORE_FIRST, *PLAYED]
+    # The numbers: every traveller line's published percentage (132 of them).
+    found = compare(published(FFB), scored, csv(run("standings", FFB)[1]))
+    assert found.matched["line_pct"] == found.total["line_pct"] == 132
+    site = tmp_path / "site"
+    assert run("report", FFB, "-o", site)[0] == 0
+    lines = published_lines()
+    assert sorted(lines) == ["1", "2", "3"]
+    for board, given in lines.items():
+        [traveller] = tables_of(site / "deals" / f"{board}.html")
+        head = ["Table", "NS pair", "EW pair", "Contract", "By", "Lead", "Result"]
+        assert traveller[0][:7] == head
+        assert [row[:7] for row in traveller[1:]] == sorted(given, key=lambda r: int(r[0]))
+    # Table 1 of board 1: pair 44 against pair 1, 4S by South, the 9 of spades led, 10
+    # tricks, 420 to North-South.
+    [board1] = tables_of(site / "deals" / "1.html")
+    assert board1[1][:8] == ["1", "44", "1", "4S", "S", "S9", "10", "420"]

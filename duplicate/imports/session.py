@@ -46,7 +46,7 @@ class TravellerLine:
     artificial: tuple[str, str] | None = None
     # What the file says of the play (PLAY_COLUMNS: table, contract, declarer, lead,
     # result), as written; a column the file leaves empty is not here.
-    play: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    play: dict[str, str] = field(default_factory=dict, hash=False)
 
 
 def play_of(given: dict[str, str]) -> dict[str, str]:

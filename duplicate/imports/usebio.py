@@ -37,7 +37,8 @@ from duplicate.limits import MAX_SESSION_TAGS
 
 _LINE_FIELDS = ("NS_PAIR_NUMBER", "EW_PAIR_NUMBER", "SCORE")
 # A traveller line's fields that say what was played, by the name the toolkit gives
-# them (duplicate.model.columns.PLAY_COLUMNS): kept as written, never scored.
+# them (duplicate.model.columns.PLAY_COLUMNS): kept as written, never scored. The
+# published files read here give no table; TABLE_NUMBER is read when a file has one.
 _PLAY = {"TABLE_NUMBER": "at_table", "CONTRACT": "contract", "PLAYED_BY": "declarer"}
 _PLAY |= {"LEAD": "lead", "TRICKS": "result"}
 # Elements that hold others and cannot hold themselves.

@@ -484,7 +484,7 @@ BRIDGE_COLUMNS = (
     ("东西 MP", 0.9),
 )
 # The column of the table a board is played at, first when the session names tables.
-BRIDGE_TABLE_COLUMN = ("桌 Table", 0.6)
+BRIDGE_TABLE_COLUMN = ("桌 Table", 0.9)
 TRAVELLERS_PER_PAGE = 2
 
 

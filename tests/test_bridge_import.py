@@ -133,7 +133,9 @@ def test_a_session_written_by_the_tests_comes_back(
     path = tmp_path / name
     path.write_text(writer(TRAVELLERS))  # type: ignore[operator]
     session = duplicate.import_session(path)
-    assert session.frame.values.tolist() == expected_table()
+    assert session.frame.iloc[:, :6].values.tolist() == expected_table()
+    # What the file says of the play comes last: these PBN lines give a contract.
+    assert list(session.frame.columns[6:]) == (["contract"] if name.endswith(".pbn") else [])
     assert session.notes["session"].startswith("two winners")
     # Scored straight away, one command each.
     results = tmp_path / "results.csv"
@@ -168,7 +170,7 @@ def test_a_mitchell_numbered_both_ways_needs_two_winners(tmp_path: Path) -> None
     assert "--winners two" in err
     code, out, _ = run("import", path, "--winners", "two")
     assert code == 0
-    assert out.splitlines()[0] == "section,round,deal,seat,player,score"
+    assert out.splitlines()[0] == "section,round,deal,seat,player,score,contract"
 
 
 @pytest.mark.parametrize(

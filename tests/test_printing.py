@@ -528,7 +528,7 @@ def test_blank_bridge_travellers_one_per_board(tmp_path: Path) -> None:
     assert code == 0, err
     text = pages(out)
     # Two boards to a page; each with its dealer and vulnerability by its number, and a
-    # line per table with the pairs that meet on it (as the session has them).
+    # line per table with the pairs that meet on it (as the session has them), by table.
     boards = sorted(
         {
             line.split("Board ")[1].split(" ")[0]
@@ -541,14 +541,14 @@ def test_blank_bridge_travellers_one_per_board(tmp_path: Path) -> None:
     first = text[0]
     assert "第 1 副 Board 1 · 发牌 Dealer N · 局况 Vul None" in first
     assert "第 2 副 Board 2 · 发牌 Dealer E · 局况 Vul NS" in first
-    for heading in ("定约 Contract", "庄 By", "首攻 Lead", "墩 Tricks", "北南 MP", "东西 MP"):
+    for heading in ("桌 Table", "定约 Contract", "庄 By", "首攻 Lead", "墩 Tricks", "北南 MP"):
         assert heading in first
     board_1 = first[: first.index("Board 2")]
-    assert re.findall(r"\r\n([0-9]+) ([0-9]+)", board_1) == [
-        ("1", "6"),
-        ("2", "8"),
-        ("4", "7"),
-        ("5", "9"),
+    assert re.findall(r"\r\n([0-9]+) ([0-9]+) ([0-9]+)", board_1) == [
+        ("1", "1", "6"),
+        ("2", "2", "8"),
+        ("4", "4", "7"),
+        ("5", "5", "9"),
     ]
     assert fonts_embedded(out)
     assert all(fonts_embedded(out))

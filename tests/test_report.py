@@ -317,19 +317,43 @@ def test_a_traveller_shows_the_play_when_the_session_gives_it(tmp_path: Path) ->
     assert duplicate.__version__ in (site / "index.html").read_text(encoding="utf-8")
 
 
-def test_a_traveller_without_tables_never_guesses_opponents(tmp_path: Path) -> None:
-    """The sample session names no tables: a North-South and an East-West result share a
-    line only when their scores match no other; every such line is a table of the file."""
-    site = build(tmp_path, SAMPLE / "bridge_session.pbn")
-    assert len(list((site / "deals").glob("[0-9]*.html"))) == 5
-    played = set()
+def sample_without_tables(tmp_path: Path) -> Path:
+    """The sample session with its Table column taken out."""
+    lines = []
     for line in (SAMPLE / "bridge_session.pbn").read_text().splitlines():
         parts = line.split()
         if len(parts) == 8 and parts[0].isdigit():
-            played.add((parts[2], parts[3]))
+            line = " ".join(parts[:1] + parts[2:])
+        lines.append(line.replace("Table\\2R;", ""))
+    path = tmp_path / "no tables.pbn"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def sample_tables() -> dict[str, list[tuple[str, str, str, str]]]:
+    """Board -> (table, NS pair, EW pair, contract) of each line of the sample session."""
+    played: dict[str, list[tuple[str, str, str, str]]] = {}
+    board = ""
+    for line in (SAMPLE / "bridge_session.pbn").read_text().splitlines():
+        parts = line.split()
+        if line.startswith("[Board "):
+            board = line.split('"')[1]
+        elif len(parts) == 8 and parts[0].isdigit():
+            played.setdefault(board, []).append((*parts[1:4], parts[4].strip('"')))
+    return played
+
+
+def test_a_traveller_without_tables_never_guesses_opponents(tmp_path: Path) -> None:
+    """A session that names no tables: a North-South and an East-West result share a
+    line only when their scores match no other; every such line is a table of the file."""
+    assert ";Table" not in sample_without_tables(tmp_path).read_text()
+    site = build(tmp_path, sample_without_tables(tmp_path))
+    assert len(list((site / "deals").glob("[0-9]*.html"))) == 5
+    played = {(ns, ew) for lines in sample_tables().values() for _, ns, ew, _ in lines}
     lines = 0
     for page in (site / "deals").glob("[0-9]*.html"):
         [traveller] = tables_of(page)
+        assert "Table" not in traveller[0]
         for record in as_records(traveller):
             if record["NS pair"] and record["EW pair"]:
                 assert (record["NS pair"], record["EW pair"]) in played
@@ -338,6 +362,22 @@ def test_a_traveller_without_tables_never_guesses_opponents(tmp_path: Path) -> N
     [board1] = tables_of(site / "deals" / "1.html")
     assert [(r["NS pair"], r["EW pair"]) for r in as_records(board1)] == [
         ("2", "8"), ("1", ""), ("4", ""), ("5", "9"), ("", "6"), ("", "7"),
+    ]  # fmt: skip
+
+
+def test_a_session_traveller_is_a_line_per_table_with_the_play(tmp_path: Path) -> None:
+    """The sample session names each line's table and gives its contract and declarer:
+    each board's traveller is the file's lines, a line per table, in table order."""
+    site = build(tmp_path, SAMPLE / "bridge_session.pbn")
+    for board, lines in sample_tables().items():
+        [traveller] = tables_of(site / "deals" / f"{board}.html")
+        assert traveller[0][:5] == ["Table", "NS pair", "EW pair", "Contract", "By"]
+        records = as_records(traveller)
+        shown = [(r["Table"], r["NS pair"], r["EW pair"], r["Contract"]) for r in records]
+        assert shown == sorted(lines, key=lambda line: int(line[0]))
+    [board1] = tables_of(site / "deals" / "1.html")
+    assert board1[1] == [
+        "1", "1", "6", "4S", "N", "420", "", "3.00", "50.00", "3.00", "50.00",
     ]  # fmt: skip
 
 

@@ -201,7 +201,8 @@ def site_with(tmp_path: Path, name: str, *args: str) -> Path:
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The sample event in Chinese and English (names and clubs from a players file),
-    the sample bridge session, and a bridge movement that names its tables."""
+    the sample bridge session, a published one with the play at each table, and a
+    bridge movement that names its tables."""
     tmp = tmp_path_factory.mktemp("sites")
     players = named_event(tmp)
     event = str(SAMPLE / "big2_event.csv")
@@ -221,6 +222,7 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "zh": site_with(tmp, "zh", event, "--players", str(players), "--lang", "zh"),
         "en": site_with(tmp, "en", event, "--players", str(players)),
         "bridge": site_with(tmp, "bridge", str(SAMPLE / "bridge_session.pbn")),
+        "published": site_with(tmp, "published", str(PUBLISHED_SESSION)),
         "movement": site_with(tmp, "movement", str(movement), "--deal-scope", "event"),
     }
 
@@ -279,11 +281,14 @@ MAIN_PAGES = {
     "rules": "rules.html",
 }
 BRIDGE_PAGES = {"bridge-standings": "index.html", "bridge-board": "deals/1.html"}
+# A published session's board: 22 tables, each with its contract, declarer, lead, result.
+PUBLISHED_SESSION = ROOT / "tests/data/sessions/magic-contest/ffb-dn1-seance1-boards-1-3.pbn"
+PUBLISHED_PAGES = {"published-session-board": "deals/1.html"}
 MOVEMENT_PAGES = {"movement-board": "deals/1.html", "movement-crosstable": "crosstable.html"}
 STAGE_PAGES = {"stage-standings": "index.html", "stage-player": "players/1.html"}
 # The screenshots kept: every main page in Chinese, the English standings, the bridge pages.
 KEPT = {*(f"{k}-zh" for k in MAIN_PAGES), "standings-en", *BRIDGE_PAGES, *MOVEMENT_PAGES}
-KEPT |= set(STAGE_PAGES)
+KEPT |= set(STAGE_PAGES) | set(PUBLISHED_PAGES)
 
 
 @pytest.mark.slow
@@ -296,6 +301,7 @@ def test_pages_fit_a_phone_and_a_laptop(
     pages = [(f"{k}-zh", sites["zh"], v) for k, v in MAIN_PAGES.items()]
     pages += [(f"{k}-en", sites["en"], v) for k, v in MAIN_PAGES.items()]
     pages += [(k, sites["bridge"], v) for k, v in BRIDGE_PAGES.items()]
+    pages += [(k, sites["published"], v) for k, v in PUBLISHED_PAGES.items()]
     pages += [(k, sites["movement"], v) for k, v in MOVEMENT_PAGES.items()]
     pages += [(k, sites["stage"], v) for k, v in STAGE_PAGES.items()]
     for name, site, page in pages:

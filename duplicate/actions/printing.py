@@ -134,14 +134,18 @@ def _is_session(source: Any) -> bool:
 
 def _bridge_travellers(source: Any, font: str | None) -> Printed:
     """A blank traveller per board of a bridge session, for the same movement: who
-    meets whom on each board, from the session's traveller lines."""
+    meets whom on each board (at which table, when the session says), from the
+    session's traveller lines."""
     from duplicate.imports import session_lines
     from duplicate.render import printed
     from duplicate.render.fonts import cjk_font
 
     path = source.parts[0].path if isinstance(source, Event) else str(source)
     lines = session_lines(path)
-    meetings = [(line.section, line.board, line.ns_pair, line.ew_pair) for line in lines]
+    meetings = [
+        (line.section, line.board, line.play.get("at_table", ""), line.ns_pair, line.ew_pair)
+        for line in lines
+    ]
     face = cjk_font(font)
     heading = Path(path).name
     pdf = printed.bridge_travellers(meetings, heading, face)

@@ -89,7 +89,8 @@ def read_session(
     winners: Winners = "auto",
 ) -> Session:
     """A PBN or USEBIO session as a results table (section, round, deal, seat, player,
-    score), with a note on how winners were chosen. `-` reads standard input.
+    score, then the PLAY_COLUMNS the file gives), with a note on how winners were
+    chosen. `-` reads standard input.
 
     At most MAX_IMPORT_BYTES are read: a longer input is refused unread."""
     from duplicate.io.source import read_at_most

@@ -4,9 +4,10 @@ A game is a run of tag pairs such as `[Board "3"]`; a `[ScoreTable "..."]` tag n
 columns (`PairId_NS\\2R;PairId_EW\\2R;Contract\\4L;...;Score_NS\\6R;Score_EW\\6R`) and the
 lines after it, up to a blank line or the next tag, are the board's results. A tag value
 of "#" repeats the previous game's. Comments (`;` to the end of a line, `{...}`) and
-`%` directives are skipped. Only what scoring needs is read: the board, the section,
+`%` directives are skipped. What scoring needs is read: the board, the section,
 the pair numbers and the score; a score given for one side only is the other's
-negation. A column named twice in a results table, or a tag read here (Board,
+negation. The table, contract, declarer, lead and result columns are kept as written,
+to be shown, never scored. A column named twice in a results table, or a tag read here (Board,
 Section, ScoreTable) given twice in one game, is refused: either could be meant.
 """
 
@@ -23,6 +24,7 @@ from duplicate.imports.session import (
     TravellerLine,
     artificial,
     has_fraction,
+    play_of,
     points,
 )
 
@@ -40,6 +42,10 @@ _INFO_TAGS = {
 }
 # The tags read: each is given once in a game.
 _READ_TAGS = ("Board", "Section", "ScoreTable")
+# The results table's columns that say what was played, by the name the toolkit gives
+# them (duplicate.model.columns.PLAY_COLUMNS).
+_PLAY = {"Table": "at_table", "Contract": "contract", "Declarer": "declarer"}
+_PLAY |= {"Lead": "lead", "Result": "result"}
 _FIX_SCORE = (
     "give a score in points (420, -50), or an artificial score (A5050, A6040, A60, 60%, A+, A-)"
 )
@@ -243,6 +249,7 @@ def _result(
         line=number,
         round=row.get("Round", ""),
         artificial=given,
+        play=play_of({name: row[column] for column, name in _PLAY.items() if column in row}),
     )
 
 

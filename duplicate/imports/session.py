@@ -25,6 +25,7 @@ import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
 from duplicate.limits import MAX_SESSION_PROBLEMS, MAX_SESSION_RESULTS
+from duplicate.model.columns import PLAY_COLUMNS
 
 RESULT_COLUMNS = ("section", "round", "deal", "seat", "player", "score")
 Winners = Literal["auto", "one", "two"]
@@ -43,6 +44,19 @@ class TravellerLine:
     round: str = ""  # the file's round number, if it gives one
     # An artificial score: what each side was given, as the file writes it.
     artificial: tuple[str, str] | None = None
+    # What the file says of the play (PLAY_COLUMNS: table, contract, declarer, lead,
+    # result), as written; a column the file leaves empty is not here.
+    play: dict[str, str] = field(default_factory=dict, hash=False)
+
+
+def play_of(given: dict[str, str]) -> dict[str, str]:
+    """The play columns of a line, by name, from the values a file gives under them:
+    a value left empty ("" or "-") is none."""
+    return {
+        name: value.strip()
+        for name, value in given.items()
+        if name in PLAY_COLUMNS and value.strip() not in ("", "-")
+    }
 
 
 @dataclass
@@ -252,8 +266,9 @@ def results_table(
     flat_averages: bool = False,
     told: bool = False,
 ) -> Converted:
-    """The results table of the travellers, its adjustments, and a note saying how
-    winners were chosen.
+    """The results table of the travellers (RESULT_COLUMNS, then the PLAY_COLUMNS the
+    file gives, each side's line carrying its table's), its adjustments, and a note
+    saying how winners were chosen.
 
     "auto": two winners when no pair number sits in both directions (a Mitchell),
     else one (a Howell). `flat_averages`: average plus and minus are a flat 60% and 40%
@@ -282,6 +297,10 @@ def results_table(
             "given_round": [t.round for t in lines],
         }
     )
+    # The play columns some line gives, in PLAY_COLUMNS' order (a line without: empty).
+    play = [name for name in PLAY_COLUMNS if any(name in t.play for t in lines)]
+    for name in play:
+        frame[name] = [t.play.get(name, "") for t in lines]
     if frame["section"].nunique() > 1:
         # Pair 1 of section A is not pair 1 of section B: ids are unique across the
         # session, as adjustments and a field of several sections need.
@@ -316,6 +335,7 @@ def results_table(
                 "player": frame[pair],
                 "score": score,
                 "line": frame["line"],
+                **{name: frame[name] for name in play},
             }
         )
 
@@ -328,7 +348,8 @@ def results_table(
         ["section", "round", "deal", "seat", "player"], kind="stable", key=_natural
     )
     adjustments = _adjustments(lines, frame, flat_averages)
-    return Converted(table[list(RESULT_COLUMNS)].reset_index(drop=True), adjustments, note, rounds)
+    columns = [*RESULT_COLUMNS, *play]
+    return Converted(table[columns].reset_index(drop=True), adjustments, note, rounds)
 
 
 def _both_ways(frame: pd.DataFrame) -> set[tuple[str, str]]:

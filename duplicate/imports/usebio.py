@@ -1,6 +1,8 @@
 """USEBIO XML (the EBU's open results format): every BOARD's TRAVELLER_LINEs.
 
-A traveller line gives NS_PAIR_NUMBER, EW_PAIR_NUMBER and SCORE, North-South's score.
+A traveller line gives NS_PAIR_NUMBER, EW_PAIR_NUMBER and SCORE, North-South's score;
+TABLE_NUMBER, CONTRACT, PLAYED_BY, LEAD and TRICKS, when given, are kept as written, to
+be shown, never scored.
 A board may sit under EVENT directly or under SESSION and SECTION; a SECTION's
 SECTION_ID (an attribute or a child) names the section.
 
@@ -27,12 +29,18 @@ from duplicate.imports.session import (
     TravellerLine,
     artificial,
     has_fraction,
+    play_of,
     points,
     refuse_mixed_encoding,
 )
 from duplicate.limits import MAX_SESSION_TAGS
 
 _LINE_FIELDS = ("NS_PAIR_NUMBER", "EW_PAIR_NUMBER", "SCORE")
+# A traveller line's fields that say what was played, by the name the toolkit gives
+# them (duplicate.model.columns.PLAY_COLUMNS): kept as written, never scored. The
+# published files read here give no table; TABLE_NUMBER is read when a file has one.
+_PLAY = {"TABLE_NUMBER": "at_table", "CONTRACT": "contract", "PLAYED_BY": "declarer"}
+_PLAY |= {"LEAD": "lead", "TRICKS": "result"}
 # Elements that hold others and cannot hold themselves.
 _NOT_NESTED = ("BOARD", "TRAVELLER_LINE", "SECTION")
 
@@ -214,6 +222,7 @@ def _line(traveller: Any, board: str, section: str, found: Findings) -> Travelle
         )
         return None
     round_number = _field(traveller, "ROUND_NUMBER", found) or ""
+    play = {name: _field(traveller, field, found) or "" for field, name in _PLAY.items()}
     return TravellerLine(
         section,
         board,
@@ -223,6 +232,7 @@ def _line(traveller: Any, board: str, section: str, found: Findings) -> Travelle
         traveller.sourceline or 1,
         round=round_number,
         artificial=given,
+        play=play_of(play),
     )
 
 

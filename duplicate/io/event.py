@@ -39,7 +39,13 @@ from duplicate.io.event_write import Change, changing
 from duplicate.io.read import read_raw, read_results, read_warnings, sha256_of, source_name
 from duplicate.io.source import resolve, unwritable
 from duplicate.limits import MAX_LISTED
-from duplicate.model.columns import canonical_name, closest_match, header_map
+from duplicate.model.columns import (
+    PLAY_COLUMNS,
+    canonical_name,
+    closest_match,
+    compared,
+    header_map,
+)
 from duplicate.model.entry_checks import entry_problems
 from duplicate.model.results import Results, parse_results
 from duplicate.model.robots import is_robot
@@ -620,10 +626,12 @@ def _keep_replaced(
 
 
 def _canonical(raw: pd.DataFrame, source: str) -> pd.DataFrame:
-    """The upload's result columns under their spec names, as text (notes left out)."""
+    """The upload's result columns under their spec names, and what a bridge session
+    says of the play (PLAY_COLUMNS), as text (notes left out)."""
     columns: dict[str, pd.Series] = {}
     for label in raw.columns:
-        name = canonical_name(str(label))
+        play = compared(label) if compared(label) in PLAY_COLUMNS else None
+        name = canonical_name(str(label)) or play
         if name is not None and name not in columns:
             column = raw[label]
             columns[name] = column.astype("str").where(column.notna(), "")

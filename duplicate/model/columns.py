@@ -28,6 +28,13 @@ ALIASES: dict[str, tuple[str, ...]] = {
 
 _LOOKUP = {alias.casefold(): name for name, aliases in ALIASES.items() for alias in aliases}
 
+# What a bridge session says of the play at each table, as the file writes it (text):
+# the table the board was played at (as the file numbers its tables: pairs of a
+# Mitchell move between them within a session, so it is no seating), the contract, the
+# declarer, the opening lead and the result (tricks, or +/- the contract). Kept from the
+# results to the end of `score`'s table, in this order; never used in a number.
+PLAY_COLUMNS = ("at_table", "contract", "declarer", "lead", "result")
+
 # What `score` adds to each result: a scored table read again is not misspelled.
 COMPUTED = (
     *("n", "mp", "top", "mp_pct", "deal_rank", "rank_points", "adjustment", "sp"),
@@ -84,7 +91,7 @@ def unused_headers(labels: list[Hashable], also: tuple[str, ...] = ()) -> list[s
     from duplicate.games.registry import GAMES
 
     raw = [a for game in GAMES for names in game.raw_columns.values() for a in names]
-    known = set(_LOOKUP) | {a.casefold() for a in (*also, *raw, *COMPUTED)}
+    known = set(_LOOKUP) | {a.casefold() for a in (*also, *raw, *COMPUTED, *PLAY_COLUMNS)}
     return [
         str(label)
         for label in labels

@@ -22,9 +22,11 @@ from duplicate.model.codes import (
 )
 from duplicate.model.columns import (
     KNOWN,
+    PLAY_COLUMNS,
     RAW_REQUIRED,
     REQUIRED,
     canonical_name,
+    compared,
     unused_headers,
 )
 from duplicate.model.exact import CodeArray
@@ -84,6 +86,11 @@ class Results:
 
     def __len__(self) -> int:
         return len(self.columns["row"])
+
+    @property
+    def play_columns(self) -> tuple[str, ...]:
+        """The PLAY_COLUMNS the results carry (text, as the session wrote them)."""
+        return tuple(name for name in PLAY_COLUMNS if name in self.columns)
 
     @functools.cached_property
     def frame(self) -> pd.DataFrame:
@@ -246,8 +253,10 @@ def parse_results(
                 )
             ]
         )
+    play = _play_columns(table)
     cells = Cells(table, columns, rows, source, consume)
     held, score, seconds = _typed_columns(cells)
+    held |= play
     if cells.problems:
         raise InvalidData(cells.problems)
     results = Results(
@@ -265,6 +274,22 @@ def parse_results(
     if check_structure:
         check_results(results)
     return results
+
+
+def _play_columns(table: RawColumns) -> dict[str, Column]:
+    """The PLAY_COLUMNS among the table's (the first of a name given twice), as text:
+    an empty cell is none; a result written "'+1" (CSV output guards a cell a
+    spreadsheet would run as a formula with an apostrophe) is "+1" again."""
+    found: dict[str, Column] = {}
+    for label, array in zip(table.labels, table.arrays, strict=True):
+        name = compared(label)
+        if name not in PLAY_COLUMNS or name in found or array is None:
+            continue
+        text = pc.utf8_trim_whitespace(one_chunk(array).cast(pa.large_string()))
+        text = pc.replace_substring_regex(text, r"^'([=+@-])", r"\1")
+        empty = pc.equal(text, pa.scalar("", pa.large_string()))
+        found[name] = pc.if_else(empty, pa.scalar(None, pa.large_string()), text)
+    return found
 
 
 def _row_numbers(first_row: int, n: int) -> np.ndarray:

@@ -21,7 +21,12 @@ from duplicate.render.rounds import (
     place_number,
     round_results,
 )
-from duplicate.render.travellers import PLAY_FIELDS, bridge_scores, traveller_lines
+from duplicate.render.travellers import (
+    PLAY_FIELDS,
+    bridge_scores,
+    table_column,
+    traveller_lines,
+)
 from duplicate.scoring.score_table import PLAYER_DEAL_COLUMNS
 
 STYLE = """
@@ -409,11 +414,11 @@ class Site(Pages):
         extra = [c for c in PLAY_FIELDS if c in rows.columns and rows[c].notna().any()]
         marks = [c for c in ("mp", "mp_pct", "imps") if c in rows.columns]
         spans = "round" not in self.deal_keys and rows["round"].nunique() > 1
-        tables = "table" in rows.columns and rows["table"].notna().any()
+        table = table_column(rows)
         head: list[str] = []
         if spans:
             head.append(self.t["round"])
-        if tables:
+        if table:
             head.append(self.t["table"])
         pair_head = [self.t["ns_pair"], *([self.t["name"]] if self.named else [])]
         pair_head += [self.t["ew_pair"], *([self.t["name"]] if self.named else [])]
@@ -430,8 +435,8 @@ class Site(Pages):
             assert either is not None
             if spans:
                 row.append((text(either["round"]), "num"))
-            if tables:
-                row.append((text(either.get("table")), "num"))
+            if table:
+                row.append((text(either.get(table)), "num"))
             for side in (ns, ew):
                 row.append(self._pair_cell(side))
                 if self.named:

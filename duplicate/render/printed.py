@@ -483,28 +483,33 @@ BRIDGE_COLUMNS = (
     ("北南 MP", 0.9),
     ("东西 MP", 0.9),
 )
+# The column of the table a board is played at, first when the session names tables.
+BRIDGE_TABLE_COLUMN = ("桌 Table", 0.9)
 TRAVELLERS_PER_PAGE = 2
 
 
 def bridge_travellers(
-    meetings: Sequence[tuple[str, str, str, str]], heading: str, font: Font
+    meetings: Sequence[tuple[str, str, str, str, str]], heading: str, font: Font
 ) -> bytes:
     """A blank traveller per board of a bridge session, two to a page: the board's
-    dealer and vulnerability, and a line per table that plays it with its North-South
-    and East-West pairs, the rest (contract, declarer, lead, tricks, each side's score
-    and matchpoints) to fill in. `meetings`: (section, board, NS pair, EW pair)."""
+    dealer and vulnerability, and a line per table that plays it with its table (when
+    the session names tables), North-South and East-West pairs, the rest (contract,
+    declarer, lead, tricks, each side's score and matchpoints) to fill in. `meetings`:
+    (section, board, table or "", NS pair, EW pair)."""
     page = Page(font, "travellers")
-    boards: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for section, board, ns, ew in meetings:
-        boards.setdefault((section, board), []).append((ns, ew))
+    boards: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for section, board, table, ns, ew in meetings:
+        boards.setdefault((section, board), []).append((table, ns, ew))
+    tables = any(table for _, _, table, _, _ in meetings)
+    columns = (BRIDGE_TABLE_COLUMN, *BRIDGE_COLUMNS) if tables else BRIDGE_COLUMNS
     height = HEIGHT / TRAVELLERS_PER_PAGE
     row = 24.0
     capacity = int((height - MARGIN - 60) // row)
-    slips: list[tuple[str, list[tuple[str, str]]]] = []
+    slips: list[tuple[str, list[tuple[str, str, str]]]] = []
     for (section, board), pairs in sorted(
         boards.items(), key=lambda item: (_natural(item[0][0]), _natural(item[0][1]))
     ):
-        pairs = sorted(pairs, key=lambda p: (_natural(p[0]), _natural(p[1])))
+        pairs = sorted(pairs, key=lambda p: (_natural(p[0]), _natural(p[1]), _natural(p[2])))
         title = f"{section} · " if section else ""
         title += f"第 {board} 副 Board {board}"
         if board.isdigit():
@@ -513,7 +518,7 @@ def bridge_travellers(
         for part, start in enumerate(range(0, len(pairs), capacity)):
             shown = title + (f" ({part + 1})" if part else "")
             slips.append((shown, pairs[start : start + capacity]))
-    shares = np.cumsum([share for _, share in BRIDGE_COLUMNS])
+    shares = np.cumsum([share for _, share in columns])
     xs = [MARGIN] + [float(MARGIN + x / shares[-1] * (WIDTH - 2 * MARGIN)) for x in shares]
     for sheet in _chunks(slips, TRAVELLERS_PER_PAGE):
         for at, (title, pairs) in enumerate(sheet):
@@ -521,14 +526,15 @@ def bridge_travellers(
             page.text(MARGIN, top, heading, 9)
             page.fitted(MARGIN, top - 22, title, 15, WIDTH - 2 * MARGIN)
             y = top - 44
-            for (label, _), x in zip(BRIDGE_COLUMNS, xs, strict=False):
+            for (label, _), x in zip(columns, xs, strict=False):
                 page.fitted(x + 3, y, label, 8, 60)
             y -= 6
             _grid(page, y, row, len(pairs), xs)
-            for n, (ns, ew) in enumerate(pairs):
+            for n, (table, ns, ew) in enumerate(pairs):
                 line = y - (n + 1) * row + row * 0.32
-                page.text(xs[1] - 6, line, ns, 11, "right")
-                page.text(xs[2] - 6, line, ew, 11, "right")
+                cells = (table, ns, ew) if tables else (ns, ew)
+                for at_column, value in enumerate(cells, 1):
+                    page.text(xs[at_column] - 6, line, value, 11, "right")
         _cut_marks(page, 1, TRAVELLERS_PER_PAGE)
         page.next_page()
     return page.pdf()

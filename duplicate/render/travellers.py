@@ -8,8 +8,12 @@ from typing import Any
 
 import pandas as pd
 
+from duplicate.model.columns import PLAY_COLUMNS
+
+# The table a session says a board was played at (no seating: see PLAY_COLUMNS).
+PLAYED_AT = "at_table"
 # What a session may say of the play at each table, shown when its results carry it.
-PLAY_FIELDS = ("contract", "declarer", "lead", "result")
+PLAY_FIELDS = tuple(name for name in PLAY_COLUMNS if name != PLAYED_AT)
 NORTH_SOUTH = "NS"
 
 Line = tuple[dict[str, Any] | None, dict[str, Any] | None]
@@ -17,19 +21,21 @@ Line = tuple[dict[str, Any] | None, dict[str, Any] | None]
 
 def traveller_lines(rows: pd.DataFrame, deal_keys: list[str]) -> list[Line]:
     """The board's results as (North-South, East-West) lines, one per table: matched by
-    round and table where the results name tables; else a North-South result is matched
+    round and table where the results name tables (their own, or those a session
+    says the board was played at); else a North-South result is matched
     with the one East-West result of the opposite score in its round, when only one
     such pair of results is there; a result matched with none has a line of its own."""
     records: list[dict[str, Any]] = [
         {str(k): v for k, v in r.items()} for r in rows.to_dict("records")
     ]
-    tables = "table" in rows.columns and rows["table"].notna().all()
+    column = table_column(rows)
+    tables = column is not None and rows[column].notna().all()
     # The key that places two results at one table.
     groups: dict[tuple[str, ...], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = defaultdict(
         lambda: ([], [])
     )
     for record in records:
-        at = (str(record["round"]), str(record["table"]) if tables else "")
+        at = (str(record["round"]), str(record[column]) if tables and column else "")
         side = 0 if str(record["seat"]) == NORTH_SOUTH else 1
         groups[at][side].append(record)
     lines: list[Line] = []
@@ -39,6 +45,15 @@ def traveller_lines(rows: pd.DataFrame, deal_keys: list[str]) -> list[Line]:
         else:
             lines.extend(_match_scores(north_south, east_west))
     return lines
+
+
+def table_column(rows: pd.DataFrame) -> str | None:
+    """The column that names each result's table: the results' own `table`, else the
+    table the session says the board was played at; None when neither is given."""
+    for column in ("table", PLAYED_AT):
+        if column in rows.columns and rows[column].notna().any():
+            return column
+    return None
 
 
 def _zip_table(ns: list[dict[str, Any]], ew: list[dict[str, Any]]) -> list[Line]:

@@ -13,6 +13,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from duplicate.model.codes import is_pandas, one_chunk
+from duplicate.model.columns import PLAY_COLUMNS
 from duplicate.model.exact import IntArray, decimal_array
 from duplicate.model.results import Results
 from duplicate.model.text_bytes import TakenRows
@@ -117,7 +118,8 @@ def result_arrays(
 ) -> dict[str, pa.Array[Any]]:
     """The RESULT_COLUMNS of `rows`, whose result each is and what it was, as every
     scoring method writes them: identifiers taken from `identifiers`, round and the
-    exact numbers from `columns` (the results' own by default)."""
+    exact numbers from `columns` (the results' own by default); and the play columns
+    the results carry (a session's contracts), text as written."""
     held = results.columns if columns is None else columns
     n = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
 
@@ -129,12 +131,25 @@ def result_arrays(
         **{name: values.take(rows) for name, values in identifiers.items()},
         **({} if results.has_table else {"table": pa.nulls(n, pa.large_string())}),
         **unit_arrays(numbers("round"), numbers("score_units"), seconds, results),
+        **play_arrays(results, rows, held),
     }
 
 
+def play_arrays(results: Results, rows: IntArray | slice, columns: Columns) -> dict[str, Any]:
+    """The play columns of `rows` (the results' PLAY_COLUMNS found in `columns`)."""
+    taken: dict[str, Any] = {}
+    for name in results.play_columns:
+        if name in columns:
+            values = one_chunk(_arrow(columns[name])).cast(pa.large_string())
+            taken[name] = TakenRows(values, None).take(rows)
+    return taken
+
+
 def table_of(columns: dict[str, pa.Array[Any]], names: Sequence[str]) -> pa.Table:
-    """The columns as a table, in the order of `names`."""
-    return pa.Table.from_arrays([columns[name] for name in names], names=list(names))
+    """The columns as a table, in the order of `names`, then the PLAY_COLUMNS among
+    them (what a session says of the play: last, never part of a number)."""
+    names = [*names, *(name for name in PLAY_COLUMNS if name in columns)]
+    return pa.Table.from_arrays([columns[name] for name in names], names=names)
 
 
 def score_table(

@@ -66,3 +66,17 @@ def test_scorebridge_one_winner_session(tmp_path: Path) -> None:
     assert len(differing) == 13
     left = result.explained("pair_pct", differing)
     assert [difference[:3] for difference in left] == [("place", "9", "8")]
+
+
+def test_realbridge_one_winner_session(tmp_path: Path) -> None:
+    """RealBridge, 19 pairs, 20 boards played 9 times each (top 16). Every traveller
+    line's matchpoints (360), every place (19) and 18 of the 19 percentages are
+    RealBridge's; the one left is an exact half rounded down (48.125 published
+    48.12), RealBridge's tie rounding."""
+    source = SESSIONS / "realbridge" / "monday-pairs.xml"
+    found = published(source)
+    assert found.count() == 398
+    result = compare(found, *imported_and_scored(source, tmp_path / "event"))
+    assert dict(result.matched) == {"line_mp": 360, "pair_pct": 18, "place": 19}
+    assert result.differences == [("pair_pct", "7", "48.12", "48.125")]
+    assert from_published_board_mps(found, top=16)["7"] == "48.13"  # half up

@@ -80,3 +80,32 @@ def test_realbridge_one_winner_session(tmp_path: Path) -> None:
     assert dict(result.matched) == {"line_mp": 360, "pair_pct": 18, "place": 19}
     assert result.differences == [("pair_pct", "7", "48.12", "48.125")]
     assert from_published_board_mps(found, top=16)["7"] == "48.13"  # half up
+
+
+def test_ebuscore_two_winner_session_with_an_artificial_score(tmp_path: Path) -> None:
+    """EBUScore, 18 pairs in a Mitchell (two winners), one A5050 on a board the
+    other seven results of which are factored to top 14. Every traveller line's
+    matchpoints (430) and every place (18) are EBUScore's; the A5050 line's 7 and 7
+    are the 50% adjustments it imports as. EBUScore's percentages are from the
+    published (rounded) board matchpoints: the 2 that differ here (pairs 16, 18,
+    East-West on the factored board) are that convention."""
+    source = SESSIONS / "ebuscore" / "thursday-pairs.xml"
+    found = published(source)
+    assert found.count() == 468
+    folder = tmp_path / "event"
+    result = compare(found, *imported_and_scored(source, folder))
+    assert dict(result.matched) == {"line_mp": 430, "pair_pct": 16, "place": 18}
+    artificial = {("18", "NS", "8"), ("18", "EW", "10")}
+    adjustments = pd.read_csv(folder / "adjustments.csv", dtype=str)
+    assert sorted(zip(adjustments["player"], adjustments["value"], strict=True)) == [
+        ("10", "50"),
+        ("8", "50"),
+    ]
+    assert {found.line_mp[key] for key in artificial} == {"7"}  # 50% of top 14
+    rounded = from_published_board_mps(found, top=14)
+    assert all(Decimal(rounded[pair]) == Decimal(pct) for pair, pct in found.pair_pct.items())
+    left = result.explained("line_mp", artificial)
+    assert [d[:3] for d in left] == [
+        ("pair_pct", "16", "50.76"),
+        ("pair_pct", "18", "41.63"),
+    ]

@@ -49,6 +49,22 @@ def from_published_board_mps(found: Published, top: int) -> dict[str, str]:
     }
 
 
+def total_over_total_top(found: Published) -> dict[str, Decimal]:
+    """Each pair's total published matchpoints over the total of its boards' tops,
+    a board's top read from the file (its lines' matchpoints over its lines)."""
+    board_total: dict[str, Decimal] = defaultdict(Decimal)
+    board_lines: dict[str, int] = defaultdict(int)
+    for (deal, seat, _), mp in found.line_mp.items():
+        board_total[deal] += Decimal(mp)
+        board_lines[deal] += seat == "NS"
+    total: dict[str, Decimal] = defaultdict(Decimal)
+    top: dict[str, Decimal] = defaultdict(Decimal)
+    for (deal, _, pair), mp in found.line_mp.items():
+        total[pair] += Decimal(mp)
+        top[pair] += board_total[deal] / board_lines[deal]
+    return {pair: total[pair] * 100 / top[pair] for pair in total}
+
+
 def test_scorebridge_one_winner_session(tmp_path: Path) -> None:
     """ScoreBridge, 17 pairs, 24 boards, boards played 7 times factored to top 14 and
     published at 1 decimal. Every traveller line's matchpoints (352) are ScoreBridge's.
@@ -109,3 +125,31 @@ def test_ebuscore_two_winner_session_with_an_artificial_score(tmp_path: Path) ->
         ("pair_pct", "16", "50.76"),
         ("pair_pct", "18", "41.63"),
     ]
+
+
+def test_brian_session_unfactored_and_total_over_total_top(tmp_path: Path) -> None:
+    """BriAn, 13 pairs in a Howell, one A5050 on board 21. 276 of the 288 traveller
+    line matchpoints are BriAn's with no other option; the other 12 are board 21,
+    which BriAn does not factor (top 8 where Neuberg gives top 10): with factoring
+    off, 286 match and the A5050's 4 and 4 are the 50% adjustments it imports as.
+    BriAn's percentages are total matchpoints over total tops (every one, to the
+    single-precision float it writes), and its shared 9th follows from them."""
+    source = SESSIONS / "brian" / "wednesday-pairs.xml"
+    found = published(source)
+    assert found.count() == 314
+    folder = tmp_path / "event"
+    score, standings = imported_and_scored(source, folder)
+    result = compare(found, score, standings)
+    assert dict(result.matched) == {"line_mp": 276, "pair_pct": 1, "place": 12}
+    assert {d[1][0] for d in result.differences if d[0] == "line_mp"} == {"21"}
+    unfactored = runner.invoke(app, ["score", str(folder), "--factoring", "none", "-o", "-"])
+    assert unfactored.exit_code == 0, unfactored.stderr
+    score = pd.read_csv(io.StringIO(unfactored.stdout), dtype=str, keep_default_na=False)
+    result = compare(found, score, standings)
+    artificial = {("21", "NS", "3"), ("21", "EW", "14")}
+    assert result.matched["line_mp"] == 286
+    assert {d[1] for d in result.differences if d[0] == "line_mp"} == artificial
+    reference = total_over_total_top(found)
+    float32 = Decimal("0.00001")
+    assert all(abs(reference[p] - Decimal(pct)) < float32 for p, pct in found.pair_pct.items())
+    assert (found.place["9"], found.place["13"]) == ("9", "9")

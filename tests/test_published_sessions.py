@@ -153,3 +153,63 @@ def test_brian_session_unfactored_and_total_over_total_top(tmp_path: Path) -> No
     float32 = Decimal("0.00001")
     assert all(abs(reference[p] - Decimal(pct)) < float32 for p, pct in found.pair_pct.items())
     assert (found.place["9"], found.place["13"]) == ("9", "9")
+
+
+def test_ebuscore_two_sections_matchpointed_as_one_field(tmp_path: Path) -> None:
+    """EBUScore, 35 pairs in two sections that played the same boards, matchpointed
+    as one field (top 32 where a section of 9 tables gives 16) and ranked together
+    (one winner, places 1 to 35). Imported, the sections are one field, and every
+    traveller line's matchpoints (610, Neuberg over the field on the boards some
+    tables missed) are EBUScore's. Its percentages are from the published rounded
+    board matchpoints (all 35; the 3 that differ here are that convention). Its
+    places rank the 35 pairs together; the standings place each section apart."""
+    source = SESSIONS / "ebuscore" / "thursday-pairs-two-sections.xml"
+    found = published(source)
+    assert found.count() == 680
+    folder = tmp_path / "event"
+    result = compare(found, *imported_and_scored(source, folder))
+    rules = (folder / "rules.toml").read_text(encoding="utf-8")
+    assert 'sections = "one-field"' in rules
+    assert dict(result.matched) == {"line_mp": 610, "pair_pct": 32, "place": 1}
+    rounded = from_published_board_mps(found, top=32)
+    assert all(Decimal(rounded[pair]) == Decimal(pct) for pair, pct in found.pair_pct.items())
+    percentage = {pair: Decimal(pct) for pair, pct in found.pair_pct.items()}
+    across = {p: 1 + sum(q > percentage[p] for q in percentage.values()) for p in percentage}
+    assert {pair: str(place) for pair, place in across.items()} == found.place
+
+
+USEBIO_TWO_SECTIONS = """<?xml version="1.0" encoding="UTF-8"?>
+<USEBIO Version="1.2"><EVENT EVENT_TYPE="PAIRS"><DATE>02/01/2025</DATE>
+<WINNER_TYPE>1</WINNER_TYPE><SESSION SESSION_ID="1">
+<SECTION SECTION_ID="A"><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>
+<TRAVELLER_LINE><NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER>
+<SCORE>420</SCORE><NS_MATCH_POINTS>{a1}</NS_MATCH_POINTS><EW_MATCH_POINTS>{a2}</EW_MATCH_POINTS>
+</TRAVELLER_LINE>
+<TRAVELLER_LINE><NS_PAIR_NUMBER>3</NS_PAIR_NUMBER><EW_PAIR_NUMBER>4</EW_PAIR_NUMBER>
+<SCORE>-50</SCORE><NS_MATCH_POINTS>{b1}</NS_MATCH_POINTS><EW_MATCH_POINTS>{b2}</EW_MATCH_POINTS>
+</TRAVELLER_LINE></BOARD></SECTION>
+<SECTION SECTION_ID="B"><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>
+<TRAVELLER_LINE><NS_PAIR_NUMBER>5</NS_PAIR_NUMBER><EW_PAIR_NUMBER>6</EW_PAIR_NUMBER>
+<SCORE>450</SCORE><NS_MATCH_POINTS>{c1}</NS_MATCH_POINTS><EW_MATCH_POINTS>{c2}</EW_MATCH_POINTS>
+</TRAVELLER_LINE>
+<TRAVELLER_LINE><NS_PAIR_NUMBER>7</NS_PAIR_NUMBER><EW_PAIR_NUMBER>8</EW_PAIR_NUMBER>
+<SCORE>100</SCORE><NS_MATCH_POINTS>{d1}</NS_MATCH_POINTS><EW_MATCH_POINTS>{d2}</EW_MATCH_POINTS>
+</TRAVELLER_LINE></BOARD></SECTION></SESSION></EVENT></USEBIO>
+"""
+
+
+def test_sections_are_one_field_when_the_published_tops_say_so(tmp_path: Path) -> None:
+    """Two sections of two tables: matchpointed apart, a board's top is 2; the file
+    that publishes top 6 (4 results) matchpointed them as one field, and the event
+    scores them so: 420 beats 100 and -50 across the sections."""
+    field = tmp_path / "field.xml"
+    field.write_text(USEBIO_TWO_SECTIONS.format(a1=4, a2=2, b1=0, b2=6, c1=6, c2=0, d1=2, d2=4))
+    apart = tmp_path / "apart.xml"
+    apart.write_text(USEBIO_TWO_SECTIONS.format(a1=2, a2=0, b1=0, b2=2, c1=2, c2=0, d1=0, d2=2))
+    for source, sections in ((field, "one-field"), (apart, "apart")):
+        folder = tmp_path / source.stem
+        score, _ = imported_and_scored(source, folder)
+        rules = (folder / "rules.toml").read_text(encoding="utf-8")
+        assert f'sections = "{sections}"' in rules
+        compared = compare(published(source), score, pd.DataFrame({"player": []}))
+        assert compared.matched["line_mp"] == 8, compared.differences

@@ -146,6 +146,7 @@ def session_table(
         deal_scope="event" if converted.rounds > 1 else "round",
         # A board played fewer times than the others is factored, as bridge programs do.
         factoring="neuberg" if method == "percentage" else "none",
+        sections="one-field" if info.one_field else "apart",
     )
     return Session(converted.table, note, fmt, source, rules, converted.adjustments, info)
 

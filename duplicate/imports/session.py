@@ -61,6 +61,9 @@ class SessionInfo:
     competition: str = ""
     # Player names by pair id (and section), as the file gives them.
     names: dict[tuple[str, str], str] = field(default_factory=dict)
+    # The file's sections were matchpointed as one field: its published tops are
+    # higher than any one section's results could give.
+    one_field: bool = False
 
 
 # A score in points: a whole number, written with a zero fraction by some programs

@@ -15,7 +15,7 @@ import pandas as pd
 from typer.testing import CliRunner
 
 from duplicate.cli import app
-from tests.conftest import ROOT
+from tests.conftest import ROOT, codes
 from tests.sessions_published import Published, compare, published
 
 runner = CliRunner()
@@ -213,3 +213,19 @@ def test_sections_are_one_field_when_the_published_tops_say_so(tmp_path: Path) -
         assert f'sections = "{sections}"' in rules
         compared = compare(published(source), score, pd.DataFrame({"player": []}))
         assert compared.matched["line_mp"] == 8, compared.differences
+
+
+def test_pianola_cross_imp_session_is_never_matchpointed(tmp_path: Path) -> None:
+    """Pianola's cross-IMP pairs (USEBIO CROSS_IMPS): an IMP event when imported, or
+    refused, named, where IMP scoring is not available; never matchpointed."""
+    source = SESSIONS / "pianola" / "cross-imp-pairs.xml"
+    folder = tmp_path / "event"
+    result = runner.invoke(app, ["import", str(source), "--event", str(folder)])
+    if result.exit_code == 1:
+        assert "is scored in IMPs (CROSS_IMPS)" in result.stderr
+        assert codes(result.stderr) == ["session.not-pairs"]
+        assert not folder.exists()
+        return
+    assert result.exit_code == 0, result.stderr
+    rules = (folder / "rules.toml").read_text(encoding="utf-8")
+    assert 'method = "cross-imps"' in rules

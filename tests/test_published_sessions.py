@@ -229,3 +229,19 @@ def test_pianola_cross_imp_session_is_never_matchpointed(tmp_path: Path) -> None
     assert result.exit_code == 0, result.stderr
     rules = (folder / "rules.toml").read_text(encoding="utf-8")
     assert 'method = "cross-imps"' in rules
+
+
+def test_matchpoints_that_are_no_numbers_say_nothing_of_the_field(tmp_path: Path) -> None:
+    """Published matchpoints written NaN, Infinity or left empty neither make the
+    sections one field nor stop the import."""
+    text = USEBIO_TWO_SECTIONS.format(
+        a1="NaN", a2="Infinity", b1="", b2="-Infinity", c1="sNaN", c2="1", d1="1", d2="1"
+    )
+    folder = tmp_path / "event"
+    imported_and_scored(write_session(tmp_path / "odd.xml", text), folder)
+    assert 'sections = "apart"' in (folder / "rules.toml").read_text(encoding="utf-8")
+
+
+def write_session(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path

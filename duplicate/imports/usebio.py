@@ -180,7 +180,8 @@ def _one_field(root: Any) -> bool:
                 )
             except ArithmeticError:
                 continue
-            tops[name] = max(tops.get(name, top), top)
+            if top.is_finite():
+                tops[name] = max(tops.get(name, top), top)
     # Published matchpoints are rounded to at most 2 decimals.
     rounding = Decimal("0.02")
     return len(most) > 1 and any(

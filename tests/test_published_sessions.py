@@ -242,6 +242,33 @@ def test_matchpoints_that_are_no_numbers_say_nothing_of_the_field(tmp_path: Path
     assert 'sections = "apart"' in (folder / "rules.toml").read_text(encoding="utf-8")
 
 
+def test_an_individual_event_is_refused_as_one(tmp_path: Path) -> None:
+    """USEBIO's example individual file: each traveller line names four players, no
+    pairs. Refused as an individual event, not for 132 lines with no pair numbers."""
+    folder = tmp_path / "event"
+    source = SESSIONS / "usebio-example" / "individual.xml"
+    result = runner.invoke(app, ["import", str(source), "--event", str(folder)])
+    assert result.exit_code == 1
+    assert "is an individual event" in result.stderr
+    assert codes(result.stderr) == ["session.not-pairs"]
+    assert not folder.exists()
+
+
+def test_a_pbn_individual_with_player_columns_is_refused_as_one(tmp_path: Path) -> None:
+    """The same in PBN: a results table with the four players' columns and no pair
+    columns, in a file that says it is an individual event."""
+    text = (
+        '[Competition "Individuals"]\n[Board "1"]\n'
+        '[ScoreTable "PlayerId_N;PlayerId_S;PlayerId_E;PlayerId_W;Score_NS"]\n'
+        "1 2 3 4 420\n"
+    )
+    source = write_session(tmp_path / "individual.pbn", text)
+    result = runner.invoke(app, ["import", str(source), "--event", str(tmp_path / "event")])
+    assert result.exit_code == 1
+    assert "is an individual event" in result.stderr
+    assert codes(result.stderr) == ["session.not-pairs"]
+
+
 def write_session(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path

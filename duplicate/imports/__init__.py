@@ -130,10 +130,16 @@ def session_table(
         )
     fmt = fmt or session_format(source, data)
     info = SessionInfo()
-    if fmt == "usebio":
-        lines = read_usebio(data, source, info)
-    else:
-        lines = read_pbn(_pbn_text(data, source), source, info)
+    try:
+        if fmt == "usebio":
+            lines = read_usebio(data, source, info)
+        else:
+            lines = read_pbn(_pbn_text(data, source), source, info)
+    except InvalidData:
+        # A file that says it is no pairs session (an individual event, a teams
+        # match) is refused as that, not for lines that name no pairs.
+        session_method(info, source)
+        raise
     method = session_method(info, source)
     told = winners == "auto" and bool(info.winners)
     if told:

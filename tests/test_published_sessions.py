@@ -178,6 +178,34 @@ def test_ebuscore_two_sections_matchpointed_as_one_field(tmp_path: Path) -> None
     assert {pair: str(place) for pair, place in across.items()} == found.place
 
 
+def test_pairsscorer_two_sections_one_field_two_winners(tmp_path: Path) -> None:
+    """PairsScorer, 32 pairs in two sections that played the same boards, matchpointed
+    as one field (top 26 where a section alone gives 12), two winners, an A5050.
+    Every traveller line's matchpoints but the A5050's (imported as adjustments) are
+    PairsScorer's; 30 of its 32 percentages are the exact ones (A2 and A14 are written
+    0.01 higher). Its places rank each direction across both sections; the standings
+    place each section apart."""
+    source = SESSIONS / "pairsscorer" / "multi-section-pairs.xml"
+    found = published(source)
+    assert found.count() == 734
+    folder = tmp_path / "event"
+    result = compare(found, *imported_and_scored(source, folder))
+    rules = (folder / "rules.toml").read_text(encoding="utf-8")
+    assert 'sections = "one-field"' in rules
+    assert dict(result.matched) == {"line_mp": 668, "pair_pct": 30, "place": 2}
+    line_mp = {d[1] for d in result.differences if d[0] == "line_mp"}
+    assert line_mp == {("9", "NS", "B22"), ("9", "EW", "B32")}
+    pct = {d[1]: (d[2], d[3]) for d in result.differences if d[0] == "pair_pct"}
+    assert pct == {"A2": ("40.27", "40.26"), "A14": ("47.92", "47.91")}
+    seat = {pair: side for (_, side, pair) in found.line_mp}
+    percentage = {pair: Decimal(p) for pair, p in found.pair_pct.items()}
+    across = {
+        p: 1 + sum(percentage[q] > percentage[p] for q in percentage if seat[q] == seat[p])
+        for p in percentage
+    }
+    assert {pair: str(place) for pair, place in across.items()} == found.place
+
+
 USEBIO_TWO_SECTIONS = """<?xml version="1.0" encoding="UTF-8"?>
 <USEBIO Version="1.2"><EVENT EVENT_TYPE="PAIRS"><DATE>02/01/2025</DATE>
 <WINNER_TYPE>1</WINNER_TYPE><SESSION SESSION_ID="1">

@@ -243,6 +243,18 @@ def test_sections_are_one_field_when_the_published_tops_say_so(tmp_path: Path) -
         assert compared.matched["line_mp"] == 8, compared.differences
 
 
+def test_the_import_note_says_each_section_is_placed_apart(tmp_path: Path) -> None:
+    """One winner over two sections: the pairs of each section are ranked together,
+    not every pair of the session, and the note says so."""
+    source = write_session(
+        tmp_path / "two.xml",
+        USEBIO_TWO_SECTIONS.format(a1=4, a2=2, b1=0, b2=6, c1=6, c2=0, d1=2, d2=4),
+    )
+    result = runner.invoke(app, ["import", str(source), "--event", str(tmp_path / "event")])
+    assert result.exit_code == 0, result.stderr
+    assert "one winner: every pair of each section ranked together" in result.stderr
+
+
 def test_pianola_cross_imp_session_is_never_matchpointed(tmp_path: Path) -> None:
     """Pianola's cross-IMP pairs (USEBIO CROSS_IMPS): an IMP event when imported, or
     refused, named, where IMP scoring is not available; never matchpointed."""

@@ -292,10 +292,12 @@ def results_table(
         frame["ew"] = frame["section"] + frame["ew"]
     both = _both_ways(frame)
     two = winners == "two" or (winners == "auto" and not both)
+    # Sections are placed apart, even when matchpointed as one field.
+    where = " of each section" if frame["section"].nunique() > 1 else ""
     note = (
-        "two winners: North-South and East-West pairs ranked apart"
+        f"two winners: North-South and East-West pairs{where} ranked apart"
         if two
-        else "one winner: every pair ranked together"
+        else f"one winner: every pair{where} ranked together"
     )
     if winners == "auto":
         note += " (chosen from the pair numbers; choose one or two winners to say otherwise)"

@@ -178,6 +178,34 @@ def test_ebuscore_two_sections_matchpointed_as_one_field(tmp_path: Path) -> None
     assert {pair: str(place) for pair, place in across.items()} == found.place
 
 
+def test_magic_contest_pbn_session(tmp_path: Path) -> None:
+    """Magic Contest France, PBN: 44 pairs, 30 boards over 15 rounds, top 42, flat
+    60% and 40% for A+ and A-. Every line percentage and every place is Magic
+    Contest's; every line's matchpoints but the artificial ones (adjustments here)
+    and 4 bottoms of boards with 21 results (exactly 0.0476, published 0.0, read
+    from the score's 2 decimals as 0.05); 32 of 44 pair percentages, all 44 being
+    from the published (1-decimal) board matchpoints."""
+    source = SESSIONS / "magic-contest" / "open-dn1-seance-1.pbn"
+    found = published(source)
+    assert found.count() == 2728
+    result = compare(found, *imported_and_scored(source, tmp_path / "event"))
+    assert dict(result.matched) == {
+        "line_mp": 1308,
+        "line_pct": 1320,
+        "pair_pct": 32,
+        "place": 44,
+    }
+    line_mp = {d[1]: (d[2], d[3]) for d in result.differences if d[0] == "line_mp"}
+    artificial = {key for key, (given, ours) in line_mp.items() if ours == ""}
+    assert {line_mp[key][0] for key in artificial} == {"25.2", "16.8"}
+    assert len(artificial) == 8
+    bottoms = {key: value for key, value in line_mp.items() if key not in artificial}
+    assert set(bottoms.values()) == {("0.0", "0.05")}
+    assert {key[0] for key in bottoms} == {"2", "9", "14"}
+    rounded = from_published_board_mps(found, top=42)
+    assert all(Decimal(rounded[pair]) == Decimal(pct) for pair, pct in found.pair_pct.items())
+
+
 def test_pairsscorer_two_sections_one_field_two_winners(tmp_path: Path) -> None:
     """PairsScorer, 32 pairs in two sections that played the same boards, matchpointed
     as one field (top 26 where a section alone gives 12), two winners, an A5050.

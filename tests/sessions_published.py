@@ -115,7 +115,7 @@ def _usebio(path: Path) -> Published:
         if text(pair, "PERCENTAGE"):
             found.pair_pct[number] = text(pair, "PERCENTAGE")
         if text(pair, "PLACE"):
-            found.place[number] = text(pair, "PLACE")
+            found.place[number] = text(pair, "PLACE").rstrip("=")  # 8= is a shared 8th
     return found
 
 

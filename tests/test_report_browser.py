@@ -282,7 +282,7 @@ MAIN_PAGES = {
 }
 BRIDGE_PAGES = {"bridge-standings": "index.html", "bridge-board": "deals/1.html"}
 # A published session's board: 22 tables, each with its contract, declarer, lead, result.
-PUBLISHED_SESSION = ROOT / "tests/data/sessions/magic-contest/ffb-dn1-seance1-boards-1-3.pbn"
+PUBLISHED_SESSION = ROOT / "tests/data/sessions/magic-contest/open-dn1-seance-1.pbn"
 PUBLISHED_PAGES = {"published-session-board": "deals/1.html"}
 MOVEMENT_PAGES = {"movement-board": "deals/1.html", "movement-crosstable": "crosstable.html"}
 STAGE_PAGES = {"stage-standings": "index.html", "stage-player": "players/1.html"}

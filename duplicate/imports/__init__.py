@@ -121,7 +121,13 @@ def session_table(
     _refuse_large(data, source)
     fmt = fmt or session_format(source, data)
     info = SessionInfo()
-    lines = _lines(data, source, fmt, info)
+    try:
+        lines = _lines(data, source, fmt, info)
+    except InvalidData:
+        # A file that says it is no pairs session (an individual event, a teams
+        # match) is refused as that, not for lines that name no pairs.
+        session_method(info, source)
+        raise
     method = session_method(info, source)
     told = winners == "auto" and bool(info.winners)
     if told:
@@ -134,6 +140,7 @@ def session_table(
         deal_scope="event" if converted.rounds > 1 else "round",
         # A board played fewer times than the others is factored, as bridge programs do.
         factoring="neuberg" if method == "percentage" else "none",
+        sections="one-field" if info.one_field else "apart",
     )
     return Session(converted.table, note, fmt, source, rules, converted.adjustments, info)
 

@@ -75,6 +75,9 @@ class SessionInfo:
     competition: str = ""
     # Player names by pair id (and section), as the file gives them.
     names: dict[tuple[str, str], str] = field(default_factory=dict)
+    # The file's sections were matchpointed as one field: its published tops are
+    # higher than any one section's results could give.
+    one_field: bool = False
 
 
 # A score in points: a whole number, written with a zero fraction by some programs
@@ -308,10 +311,12 @@ def results_table(
         frame["ew"] = frame["section"] + frame["ew"]
     both = _both_ways(frame)
     two = winners == "two" or (winners == "auto" and not both)
+    # Sections are placed apart, even when matchpointed as one field.
+    where = " of each section" if frame["section"].nunique() > 1 else ""
     note = (
-        "two winners: North-South and East-West pairs ranked apart"
+        f"two winners: North-South and East-West pairs{where} ranked apart"
         if two
-        else "one winner: every pair ranked together"
+        else f"one winner: every pair{where} ranked together"
     )
     if winners == "auto":
         note += " (chosen from the pair numbers; choose one or two winners to say otherwise)"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from decimal import Decimal
 from typing import Any
 
 from duplicate.errors import InvalidData, Problem
@@ -164,6 +165,36 @@ def _info(root: Any, info: SessionInfo) -> None:
         section = next((str(s.get("SECTION_ID") or _text(s, "SECTION_ID")) for s in sections), "")
         if number and any(names):
             info.names.setdefault((section.strip(), number), " & ".join(n for n in names if n))
+    info.one_field = _one_field(root)
+
+
+def _one_field(root: Any) -> bool:
+    """Whether the file's sections were matchpointed as one field: a board whose
+    published top (a line's matchpoints for both sides) is more than twice its
+    section's most results less one, the most any section alone gives, even factored."""
+    most: dict[str, int] = {}
+    tops: dict[str, Decimal] = {}
+    for board in root.iter("BOARD"):
+        section = next(board.iterancestors("SECTION"), None)
+        if section is None:
+            continue
+        name = str(section.get("SECTION_ID") or _text(section, "SECTION_ID")).strip()
+        lines = list(board.iter("TRAVELLER_LINE"))
+        most[name] = max(most.get(name, 0), len(lines))
+        for line in lines:
+            try:
+                top = Decimal(_text(line, "NS_MATCH_POINTS")) + Decimal(
+                    _text(line, "EW_MATCH_POINTS")
+                )
+            except ArithmeticError:
+                continue
+            if top.is_finite():
+                tops[name] = max(tops.get(name, top), top)
+    # Published matchpoints are rounded to at most 2 decimals.
+    rounding = Decimal("0.02")
+    return len(most) > 1 and any(
+        top > 2 * (most[name] - 1) + rounding for name, top in tops.items()
+    )
 
 
 def _nesting(root: Any, found: Findings) -> None:

@@ -162,7 +162,7 @@ def test_ebuscore_two_sections_matchpointed_as_one_field(tmp_path: Path) -> None
     traveller line's matchpoints (610, Neuberg over the field on the boards some
     tables missed) are EBUScore's. Its percentages are from the published rounded
     board matchpoints (all 35; the 3 that differ here are that convention). Its
-    places rank the 35 pairs together; the standings place each section apart."""
+    places rank the 35 pairs together, and so do the standings of the one field."""
     source = SESSIONS / "ebuscore" / "thursday-pairs-two-sections.xml"
     found = published(source)
     assert found.count() == 680
@@ -170,7 +170,7 @@ def test_ebuscore_two_sections_matchpointed_as_one_field(tmp_path: Path) -> None
     result = compare(found, *imported_and_scored(source, folder))
     rules = (folder / "rules.toml").read_text(encoding="utf-8")
     assert 'sections = "one-field"' in rules
-    assert dict(result.matched) == {"line_mp": 610, "pair_pct": 32, "place": 1}
+    assert dict(result.matched) == {"line_mp": 610, "pair_pct": 32, "place": 35}
     rounded = from_published_board_mps(found, top=32)
     assert all(Decimal(rounded[pair]) == Decimal(pct) for pair, pct in found.pair_pct.items())
     percentage = {pair: Decimal(pct) for pair, pct in found.pair_pct.items()}
@@ -211,8 +211,8 @@ def test_pairsscorer_two_sections_one_field_two_winners(tmp_path: Path) -> None:
     as one field (top 26 where a section alone gives 12), two winners, an A5050.
     Every traveller line's matchpoints but the A5050's (imported as adjustments) are
     PairsScorer's; 30 of its 32 percentages are the exact ones (A2 and A14 are written
-    0.01 higher). Its places rank each direction across both sections; the standings
-    place each section apart."""
+    0.01 higher). Its places rank each direction across both sections, and so do the
+    standings of the one field."""
     source = SESSIONS / "pairsscorer" / "multi-section-pairs.xml"
     found = published(source)
     assert found.count() == 734
@@ -220,7 +220,7 @@ def test_pairsscorer_two_sections_one_field_two_winners(tmp_path: Path) -> None:
     result = compare(found, *imported_and_scored(source, folder))
     rules = (folder / "rules.toml").read_text(encoding="utf-8")
     assert 'sections = "one-field"' in rules
-    assert dict(result.matched) == {"line_mp": 668, "pair_pct": 30, "place": 2}
+    assert dict(result.matched) == {"line_mp": 668, "pair_pct": 30, "place": 32}
     line_mp = {d[1] for d in result.differences if d[0] == "line_mp"}
     assert line_mp == {("9", "NS", "B22"), ("9", "EW", "B32")}
     pct = {d[1]: (d[2], d[3]) for d in result.differences if d[0] == "pair_pct"}
@@ -271,16 +271,19 @@ def test_sections_are_one_field_when_the_published_tops_say_so(tmp_path: Path) -
         assert compared.matched["line_mp"] == 8, compared.differences
 
 
-def test_the_import_note_says_each_section_is_placed_apart(tmp_path: Path) -> None:
-    """One winner over two sections: the pairs of each section are ranked together,
-    not every pair of the session, and the note says so."""
+def test_the_import_note_says_one_field_is_placed_across_its_sections(
+    tmp_path: Path,
+) -> None:
+    """One winner over two sections matchpointed as one field (published tops no one
+    section gives): every pair of the field is ranked together, and the note says so."""
     source = write_session(
         tmp_path / "two.xml",
         USEBIO_TWO_SECTIONS.format(a1=4, a2=2, b1=0, b2=6, c1=6, c2=0, d1=2, d2=4),
     )
     result = runner.invoke(app, ["import", str(source), "--event", str(tmp_path / "event")])
     assert result.exit_code == 0, result.stderr
-    assert "one winner: every pair of each section ranked together" in result.stderr
+    assert "one winner: every pair of every section ranked together" in result.stderr
+    assert "the sections were one field: compared and ranked across it" in result.stderr
 
 
 def test_pianola_cross_imp_session_is_never_matchpointed(tmp_path: Path) -> None:

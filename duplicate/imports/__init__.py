@@ -133,7 +133,9 @@ def session_table(
     if told:
         winners = "one" if info.winners == "one" else "two"
     flat = any(name in info.program.casefold() for name in FLAT_AVERAGES)
-    converted = results_table(lines, source, round_number, winners, flat, told)
+    converted = results_table(
+        lines, source, round_number, winners, flat, told, one_field=info.one_field
+    )
     note = converted.note + method_note(info, method)
     rules = Rules(
         method=method,

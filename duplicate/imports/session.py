@@ -268,6 +268,7 @@ def results_table(
     winners: Winners = "auto",
     flat_averages: bool = False,
     told: bool = False,
+    one_field: bool = False,
 ) -> Converted:
     """The results table of the travellers (RESULT_COLUMNS, then the PLAY_COLUMNS the
     file gives, each side's line carrying its table's), its adjustments, and a note
@@ -276,7 +277,9 @@ def results_table(
     "auto": two winners when no pair number sits in both directions (a Mitchell),
     else one (a Howell). `flat_averages`: average plus and minus are a flat 60% and 40%
     (as the program that wrote the file gives them), not "60 or the pair's own".
-    `told`: the file says how many winners (the note says so).
+    `told`: the file says how many winners (the note says so). `one_field`: the
+    sections were one field, compared and ranked across it (a pair keeps its section
+    in its id, A15), by direction when there are two winners.
     """
     if not lines:
         raise InvalidData(
@@ -311,8 +314,11 @@ def results_table(
         frame["ew"] = frame["section"] + frame["ew"]
     both = _both_ways(frame)
     two = winners == "two" or (winners == "auto" and not both)
-    # Sections are placed apart, even when matchpointed as one field.
-    where = " of each section" if frame["section"].nunique() > 1 else ""
+    sections = frame["section"].nunique() > 1
+    across = one_field and sections
+    where = " of each section" if sections and not across else ""
+    if across:
+        where = " of every section"
     note = (
         f"two winners: North-South and East-West pairs{where} ranked apart"
         if two
@@ -326,9 +332,12 @@ def results_table(
     rounds = int(frame["round"].nunique())
     if rounds > 1:
         note += f"; {rounds} rounds"
+    if across:
+        note += "; the sections were one field: compared and ranked across it"
 
     def direction(seat: str, pair: str, score: pd.Series) -> pd.DataFrame:
-        section = frame["section"]
+        # One field: ranked across the sections (the pair's section is in its id).
+        section = pd.Series("", index=frame.index) if across else frame["section"]
         if two:
             section = (section + " " + seat).str.strip()
         return pd.DataFrame(

@@ -137,12 +137,21 @@ def session_table(
         lines, source, round_number, winners, flat, told, one_field=info.one_field
     )
     note = converted.note + method_note(info, method)
+    settings: dict[str, str] = {
+        # A board played fewer times than the others is factored, as bridge programs do.
+        "factoring": "neuberg" if method == "percentage" else "none",
+    }
+    if method == "percentage":
+        convention = program_convention(info.program)
+        if convention:
+            settings.update(convention)
+            shown = ", ".join(f"{k} = {v}" for k, v in convention.items())
+            note += f"; {info.program.split(' - ')[0]}'s percentages: {shown}"
     rules = Rules(
         method=method,
         deal_scope="event" if converted.rounds > 1 else "round",
-        # A board played fewer times than the others is factored, as bridge programs do.
-        factoring="neuberg" if method == "percentage" else "none",
         sections="one-field" if info.one_field else "apart",
+        **settings,  # type: ignore[arg-type]
     )
     return Session(converted.table, note, fmt, source, rules, converted.adjustments, info)
 
@@ -174,6 +183,26 @@ def _refuse_large(data: bytes, source: str) -> None:
 
 # Programs that give average plus and minus as a flat 60% and 40%.
 FLAT_AVERAGES = ("ruter", "magic contest")
+
+# How each program publishes percentages (docs/bridge.md, Percentage conventions), by
+# the start of the name it writes in the file: a session it wrote is imported with
+# these settings, so that its numbers come out as it published them.
+PROGRAM_CONVENTIONS: dict[str, dict[str, str]] = {
+    "scorebridge": {"board_mp": "1"},
+    "ebuscore": {"board_mp": "2"},
+    "magic contest": {"board_mp": "1"},
+    "brian": {"percentage_of": "total", "factoring": "none"},
+    "realbridge": {"percentage_rounding": "half-down"},
+}
+
+
+def program_convention(program: str) -> dict[str, str]:
+    """The percentage settings of the program that wrote a session, if known."""
+    name = program.strip().casefold()
+    for start, convention in PROGRAM_CONVENTIONS.items():
+        if name.startswith(start):
+            return convention
+    return {}
 
 
 def session_method(info: SessionInfo, source: str) -> Method:

@@ -282,20 +282,52 @@ def test_the_import_note_says_one_field_is_placed_across_its_sections(
     assert "the sections were one field: compared and ranked across it" in result.stderr
 
 
-def test_pianola_cross_imp_session_is_never_matchpointed(tmp_path: Path) -> None:
-    """Pianola's cross-IMP pairs (USEBIO CROSS_IMPS): an IMP event when imported, or
-    refused, named, where IMP scoring is not available; never matchpointed."""
+def test_pianola_cross_imp_session(tmp_path: Path) -> None:
+    """Pianola's cross-IMP pairs (USEBIO CROSS_IMPS, 17 pairs, 24 boards): imported as
+    an IMP event, its totals scaled to the 24 boards as Pianola does for the pairs that
+    played 16. Every traveller line's cross-IMPs (384, NS_CROSS_IMP_POINTS and
+    EW_CROSS_IMP_POINTS) and every place (17) are Pianola's; 14 of 17 totals. Pair 2's
+    -1.94 is its rounded total scaled (-1.29 x 24 / 16), where the exact one gives
+    -1.93; pairs 16 and 17 are published 53.57 and 21.29 where their lines, every one
+    as published, add up to 56.14 (scaled) and 28.14: the file says nothing of the
+    difference."""
+    from lxml import etree
+
     source = SESSIONS / "pianola" / "cross-imp-pairs.xml"
     folder = tmp_path / "event"
-    result = runner.invoke(app, ["import", str(source), "--event", str(folder)])
-    if result.exit_code == 1:
-        assert "is scored in IMPs (CROSS_IMPS)" in result.stderr
-        assert codes(result.stderr) == ["session.not-pairs"]
-        assert not folder.exists()
-        return
-    assert result.exit_code == 0, result.stderr
+    score, standings = imported_and_scored(source, folder)
     rules = (folder / "rules.toml").read_text(encoding="utf-8")
     assert 'method = "cross-imps"' in rules
+    assert 'totals = "scaled"' in rules
+    tree = etree.parse(str(source))
+    lines = {}
+    for board in tree.iter("BOARD"):
+        deal = board.findtext("BOARD_NUMBER")
+        for line in board.iter("TRAVELLER_LINE"):
+            for side in ("NS", "EW"):
+                key = (deal, side, line.findtext(f"{side}_PAIR_NUMBER"))
+                lines[key] = Decimal(line.findtext(f"{side}_CROSS_IMP_POINTS"))
+    ours = {
+        (r["deal"], r["seat"], r["player"]): Decimal(r["imps"]) for r in score.to_dict("records")
+    }
+    assert len(lines) == 384
+    assert ours == lines
+    given = {
+        pair.findtext("PAIR_NUMBER"): (
+            Decimal(pair.findtext("TOTAL_SCORE")),
+            pair.findtext("PLACE"),
+        )
+        for pair in tree.iter("PAIR")
+    }
+    table = standings.set_index("player")
+    assert {p: table.loc[p, "place"] for p in given} == {p: g[1] for p, g in given.items()}
+    differ = {p: (g[0], Decimal(table.loc[p, "imps"])) for p, g in given.items()}
+    differ = {p: v for p, v in differ.items() if v[0] != v[1]}
+    assert differ == {
+        "2": (Decimal("-1.94"), Decimal("-1.93")),
+        "16": (Decimal("53.57"), Decimal("56.14")),
+        "17": (Decimal("21.29"), Decimal("28.14")),
+    }
 
 
 def test_matchpoints_that_are_no_numbers_say_nothing_of_the_field(tmp_path: Path) -> None:

@@ -141,12 +141,11 @@ def session_table(
         # A board played fewer times than the others is factored, as bridge programs do.
         "factoring": "neuberg" if method == "percentage" else "none",
     }
-    if method == "percentage":
-        convention = program_convention(info.program)
-        if convention:
-            settings.update(convention)
-            shown = ", ".join(f"{k} = {v}" for k, v in convention.items())
-            note += f"; {info.program.split(' - ')[0]}'s percentages: {shown}"
+    convention = program_convention(info.program, method)
+    if convention:
+        settings.update(convention)
+        shown = ", ".join(f"{k} = {v}" for k, v in convention.items())
+        note += f"; as {info.program.split(' - ')[0]} scores: {shown}"
     rules = Rules(
         method=method,
         deal_scope="event" if converted.rounds > 1 else "round",
@@ -184,23 +183,24 @@ def _refuse_large(data: bytes, source: str) -> None:
 # Programs that give average plus and minus as a flat 60% and 40%.
 FLAT_AVERAGES = ("ruter", "magic contest")
 
-# How each program publishes percentages (docs/bridge.md, Percentage conventions), by
-# the start of the name it writes in the file: a session it wrote is imported with
-# these settings, so that its numbers come out as it published them.
-PROGRAM_CONVENTIONS: dict[str, dict[str, str]] = {
-    "scorebridge": {"board_mp": "1"},
-    "ebuscore": {"board_mp": "2"},
-    "magic contest": {"board_mp": "1"},
-    "brian": {"percentage_of": "total", "factoring": "none"},
-    "realbridge": {"percentage_rounding": "half-down"},
+# How each program publishes its numbers (docs/bridge.md: Percentage conventions,
+# IMPs), by the start of the name it writes in the file and the method: a session it
+# wrote is imported with these settings, so that its numbers come out as published.
+PROGRAM_CONVENTIONS: dict[tuple[str, str], dict[str, str]] = {
+    ("scorebridge", "percentage"): {"board_mp": "1"},
+    ("ebuscore", "percentage"): {"board_mp": "2"},
+    ("magic contest", "percentage"): {"board_mp": "1"},
+    ("brian", "percentage"): {"percentage_of": "total", "factoring": "none"},
+    ("realbridge", "percentage"): {"percentage_rounding": "half-down"},
+    ("pianola", "cross-imps"): {"imp_totals": "scaled"},
 }
 
 
-def program_convention(program: str) -> dict[str, str]:
-    """The percentage settings of the program that wrote a session, if known."""
+def program_convention(program: str, method: str) -> dict[str, str]:
+    """The settings of the program that wrote a session, for its method, if known."""
     name = program.strip().casefold()
-    for start, convention in PROGRAM_CONVENTIONS.items():
-        if name.startswith(start):
+    for (start, scored), convention in PROGRAM_CONVENTIONS.items():
+        if scored == method and name.startswith(start):
             return convention
     return {}
 

@@ -817,7 +817,8 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "session.not-pairs",
         "The session file is not a pairs session the toolkit can score: an individual "
-        "event, a teams match, or IMPs where IMP scoring is not available.",
+        "event, a teams match, a scoring neither matchpoints nor IMPs (aggregate, "
+        "board-a-match, rubber), or IMPs where IMP scoring is not available.",
         "Import a pairs session; score the others with the program that wrote them.",
     ),
     Kind(

@@ -311,6 +311,39 @@ def test_what_is_not_a_pairs_session_is_refused_by_name(
 
 
 @pytest.mark.parametrize(
+    ("declared", "said"),
+    [
+        ("BAM", "board-a-match"),
+        ("Board-a-match", "board-a-match"),
+        ("TotalPoints", "aggregate"),
+        ("Rubber", "rubber"),
+    ],
+)
+def test_a_scoring_neither_matchpoints_nor_imps_is_refused_by_name(
+    tmp_path: Path, declared: str, said: str
+) -> None:
+    pbn = write(
+        tmp_path / "event.pbn",
+        f'[Scoring "{declared}"]\n[Board "1"]\n'
+        '[ScoreTable "PairId_NS;PairId_EW;Score_NS"]\n1 2 420\n3 4 450\n',
+    )
+    usebio = write(
+        tmp_path / "event.xml",
+        USEBIO.format(kind="MP_PAIRS").replace(
+            "<BOARD>",
+            f"<BOARD_SCORING_METHOD>{declared}</BOARD_SCORING_METHOD>\n<BOARD>",
+            1,
+        ),
+    )
+    for path in (pbn, usebio):
+        for command in ("import", "standings"):
+            code, out, err = run(command, path)
+            assert code == 1, out
+            assert said in err
+            assert codes(err) == ["session.not-pairs"]
+
+
+@pytest.mark.parametrize(
     ("text", "method"),
     [
         (USEBIO.format(kind="CROSS_IMP"), "cross-imps"),

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from duplicate.errors import InvalidData, Problem, UsageError
-from duplicate.imports.scoring import scoring_method
+from duplicate.imports.scoring import other_scoring, scoring_method
 from duplicate.imports.session import (
     SessionInfo,
     TravellerLine,
@@ -168,8 +168,8 @@ FLAT_AVERAGES = ("ruter", "magic contest")
 
 def session_method(info: SessionInfo, source: str) -> Method:
     """How the session is scored, from what the file says it is: matchpoints
-    (percentage standings) or an IMP method; an individual event or a teams match is
-    refused, named."""
+    (percentage standings) or an IMP method; an individual event, a teams match or
+    another scoring (aggregate, board-a-match, rubber) is refused, named."""
     kind = info.competition.casefold()
     scoring = info.scoring.casefold()
     what = ""
@@ -177,13 +177,18 @@ def session_method(info: SessionInfo, source: str) -> Method:
         what = "an individual event (each player a side of their own)"
     elif "team" in kind:
         what = "a teams match"
+    else:
+        scored = other_scoring(info.scoring) or other_scoring(info.competition)
+        if scored is not None:
+            said = info.scoring or info.competition
+            what = f"scored by {scored} (it says {said!r}), neither matchpoints nor IMPs"
     if what:
         raise InvalidData(
             [
                 Problem(
                     source,
-                    f"is {what}, not a pairs session: it cannot be scored as one",
-                    hint="import a pairs session (matchpoints)",
+                    f"is {what}, not a pairs session the toolkit scores",
+                    hint="import a pairs session scored by matchpoints or IMPs",
                     code="session.not-pairs",
                 )
             ]

@@ -428,7 +428,7 @@ def test_explain_shows_how_each_deal_s_imps_were_found(tmp_path: Path) -> None:
     cross = runner.invoke(app, ["explain", "n0", str(path), "--method", "cross-imps"])
     assert cross.exit_code == 0, cross.output
     assert "n1 450: -30 = -1; n2 -50: 470 = +10; n3 100: 320 = +8" in cross.stdout
-    assert "IMPs 1 over 2 deals (average 0.5 a deal)" in cross.stdout
+    assert "IMPs 1 over 2 boards (average 0.5 a board)" in cross.stdout
     assert "Below: n3, place 4, 0.67 IMPs. n0 is ahead" in cross.stdout
     butler = runner.invoke(app, ["explain", "n0", str(path), "--method", "butler", "-f", "json"])
     assert butler.exit_code == 0, butler.output

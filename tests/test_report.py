@@ -549,3 +549,17 @@ def test_an_artificial_score_shows_no_score_made_at_the_table(tmp_path: Path) ->
     assert lines["2"]["Adjustment"].startswith("NS: avg_plus")
     assert lines["3"]["Score NS"] == "0"  # a board passed out
     assert lines["1"]["Score NS"] == "420"
+
+
+def test_a_session_file_s_pages_are_headed_as_its_event_folder_s(tmp_path: Path) -> None:
+    """The title and date a session file gives head the report made from the file itself,
+    as they head the report of the event folder it imports as."""
+    session = SAMPLE / "bridge_session.pbn"
+    folder = tmp_path / "imported" / "event"
+    imported = runner.invoke(app, ["import", str(session), "--event", str(folder)])
+    assert imported.exit_code == 0, imported.stderr
+    for source in (session, folder):
+        (tmp_path / source.name).mkdir(exist_ok=True)
+        site = build(tmp_path / source.name, source)
+        page = (site / "index.html").read_text(encoding="utf-8")
+        assert '<p class="event">Tuesday pairs · 2026-11-24</p>' in page, source

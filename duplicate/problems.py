@@ -822,6 +822,12 @@ KINDS: tuple[Kind, ...] = (
         "Import a pairs session; score the others with the program that wrote them.",
     ),
     Kind(
+        "session.artificial-in-table",
+        "A session with artificial scores imported as a results table alone: their "
+        "adjustments have no place in it, and their lines would be scored as 0 points.",
+        "Import the session as an event folder (--event DIR), or score the session file itself.",
+    ),
+    Kind(
         "import.round",
         f"A session's round below 1 or above {MAX_ROUND:,}.",
         "Give the round this session is, from 1.",

@@ -239,6 +239,20 @@ def test_artificial_scores_are_the_events_adjustments(tmp_path: Path) -> None:
     assert scored(folder)[0].equals(score)
 
 
+def test_artificial_scores_are_never_written_as_results_of_0_points(tmp_path: Path) -> None:
+    """A results table has no place for the adjustments: imported alone, the artificial
+    lines would be scored as 0 points (wrong places, exit 0). Refused, with the fix."""
+    path = write(tmp_path / "artificial.pbn", ARTIFICIAL_PBN)
+    output = tmp_path / "results.csv"
+    code, out, err = run("import", path, "-o", output)
+    assert code == 1, out
+    assert codes(err) == ["session.artificial-in-table"]
+    assert "lines 6, 8, 13, 15: has 4 artificial scores" in err
+    assert "--event" in err
+    assert not output.exists()
+    assert not output.with_suffix(".rules.toml").exists()
+
+
 def test_flat_averages_where_the_program_gives_them(tmp_path: Path) -> None:
     """Magic Contest (and Ruter) give average plus a flat 60%, not the pair's own."""
     text = '[Application "Magic Contest"]\n' + ARTIFICIAL_PBN

@@ -33,8 +33,36 @@ def import_session(
         str(source), session_format, 1 if round_number is None else round_number, winners
     )
     where = session.source
+    _refuse_artificial(session)
     event = Event(where, session.rules, parts=(Part("session", str(source), len(session.table)),))
     return Table("results", session.rules, session.table, {"session": session.note}, event)
+
+
+def _refuse_artificial(session: Session) -> None:
+    """A results table has no place for the adjustments a session's artificial scores
+    are: without them, their lines would be scored as results of 0 points."""
+    from duplicate.errors import InvalidData, Problem
+
+    given = session.adjustments
+    if given is None or not len(given):
+        return
+    lines = sorted({int(n) for n in given["reason"].str.extract(r"line (\d+)", expand=False)})
+    count = len(lines)
+    raise InvalidData(
+        [
+            Problem(
+                session.source,
+                f"has {count} artificial score{'s' if count != 1 else ''} (A5050, A+ ...): "
+                "adjustments, which a results table has no place for (their lines would "
+                "be scored as 0 points)",
+                tuple(lines),
+                hint="import the session as an event folder ({opt:event}), or give the "
+                "session file itself to score, standings or report",
+                position="line",
+                code="session.artificial-in-table",
+            )
+        ]
+    )
 
 
 def import_event(

@@ -447,3 +447,9 @@ def test_a_pair_sitting_out_is_no_result(tmp_path: Path) -> None:
     assert code == 0, err
     assert "2" not in set(table(out)["player"])
     assert len(table(out)) == 6
+
+
+def test_validate_counts_a_bridge_session_s_boards() -> None:
+    code, _, err = run("validate", ROOT / "sample_data" / "bridge_session.pbn")
+    assert code == 0, err
+    assert "38 results, 9 players, 5 boards: no problems" in err

@@ -179,10 +179,18 @@ def _published(event: Event, round_number: int | None) -> str:
     if round_number is not None:
         seatings = {r: p for r, p in seatings.items() if r == round_number}
     if not seatings:
+        from duplicate.games.words import BRIDGE, words_of
+
         which = f"round {round_number}" if round_number else "any round"
+        fix = f"publish one with `duplicate seat {event.source}`"
+        if words_of(event) is BRIDGE:
+            # A bridge movement is not seated by `seat`: its session file says who met.
+            fix = (
+                "a bridge event's travellers are printed from its session file "
+                "(`duplicate print SESSION --what travellers`)"
+            )
         raise UsageError(
-            f"{event.source}/seatings holds no seating of {which}: publish one with "
-            f"`duplicate seat {event.source}`",
+            f"{event.source}/seatings holds no seating of {which}: {fix}",
             "print.no-seating",
         )
     return seatings[max(seatings)]

@@ -453,3 +453,19 @@ def test_validate_counts_a_bridge_session_s_boards() -> None:
     code, _, err = run("validate", ROOT / "sample_data" / "bridge_session.pbn")
     assert code == 0, err
     assert "38 results, 9 players, 5 boards: no problems" in err
+
+
+def test_a_section_column_s_dash_is_no_section_named_dash(tmp_path: Path) -> None:
+    """ "-" is PBN's empty value: the line's section is the game's [Section], or none."""
+    text = (
+        '[Board "1"]\n[Section "A"]\n[ScoreTable "Section;PairId_NS;PairId_EW;Score_NS"]\n'
+        "- 1 3 420\nA 2 4 450\n\n"
+        '[Board "2"]\n[ScoreTable "Section;PairId_NS;PairId_EW;Score_NS"]\n'
+        "- 1 3 110\n- 2 4 140\n"
+    )
+    code, out, err = run("import", write(tmp_path / "dash.pbn", text), "-o", "-")
+    assert code == 0, err
+    rows = table(out)
+    assert set(rows[rows["deal"] == "1"]["section"]) == {"A NS", "A EW"}
+    assert not rows["section"].str.contains("-").any()
+    assert not rows["player"].str.contains("-").any()

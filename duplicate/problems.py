@@ -587,6 +587,13 @@ KINDS: tuple[Kind, ...] = (
         "Partners sit opposite each other at tables of 4; another table size was given.",
         "Seat pairs at tables of 4.",
     ),
+    Kind(
+        "seat.bridge",
+        "A bridge session was given to seat at tables of more than two pairs (as card "
+        "players are seated, robots filling the table).",
+        "A Mitchell or Howell moves by its movement; seat a Swiss pairs event two pairs to a "
+        "table.",
+    ),
     # -- scoring --------------------------------------------------------------------------
     Kind(
         "scoring.nothing-compared",

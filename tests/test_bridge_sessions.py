@@ -406,6 +406,26 @@ def test_a_session_without_a_date_needs_one_given(tmp_path: Path) -> None:
     assert (event["name"], event["date"]) == ("nodate", "2024-05-01")
 
 
+def test_an_event_folder_keeps_the_sections_and_convention_its_program_used(
+    tmp_path: Path,
+) -> None:
+    """What the file does not say (one field across sections, count-back) is given at
+    import, and `score DIR` then needs no other option."""
+    path = write(tmp_path / "sections.pbn", SECTIONS_PBN)
+    folder = tmp_path / "event"
+    code, _, err = run(
+        "import", path, "--event", folder, "--sections", "one-field", "--place-ties", "count-back"
+    )
+    assert code == 0, err
+    rules = tomllib.loads((folder / "rules.toml").read_text(encoding="utf-8"))
+    assert (rules["sections"], rules["percentage"]["ties"]) == ("one-field", "count-back")
+    assert set(scored(folder)[0]["top"]) == {"6"}
+    code, _, err = run("import", path, "-o", tmp_path / "r.csv", "--sections", "one-field")
+    assert code == 0, err
+    rules = tomllib.loads((tmp_path / "r.rules.toml").read_text(encoding="utf-8"))
+    assert rules["sections"] == "one-field"
+
+
 def test_one_field_is_factored_over_the_whole_field(tmp_path: Path) -> None:
     """Board 2 was played three times in the field of four tables: Neuberg factors it
     to the field's four (a top of 6), its results compared across both sections."""

@@ -615,3 +615,14 @@ def test_a_bridge_event_folder_without_seatings_says_where_its_travellers_come_f
     assert "error[print.no-seating]" in refused.stderr
     assert "duplicate print SESSION --what travellers" in refused.stderr
     assert "duplicate seat" not in refused.stderr
+
+
+def test_bridge_travellers_are_headed_by_the_session_s_title_and_date(tmp_path: Path) -> None:
+    """As the session's report and the event folder it imports as are: not by its file
+    name."""
+    out = tmp_path / "travellers.pdf"
+    code, _, err = run(
+        "print", ROOT / "sample_data" / "bridge_session.pbn", "--what", "travellers", "-o", out
+    )
+    assert code == 0, err
+    assert all(page.startswith("Tuesday pairs · 2026-11-24") for page in pages(out))

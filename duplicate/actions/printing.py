@@ -135,15 +135,19 @@ def _is_session(source: Any) -> bool:
 def _bridge_travellers(source: Any, font: str | None) -> Printed:
     """A blank traveller per board of a bridge session, for the same movement: who
     meets whom on each board, from the session's traveller lines."""
+    from duplicate.event import EventInfo
     from duplicate.imports import session_lines
+    from duplicate.imports.session import SessionInfo
     from duplicate.render import printed
     from duplicate.render.fonts import cjk_font
 
     path = source.parts[0].path if isinstance(source, Event) else str(source)
-    lines = session_lines(path)
+    said = SessionInfo()
+    lines = session_lines(path, info=said)
     meetings = [(line.section, line.board, line.ns_pair, line.ew_pair) for line in lines]
     face = cjk_font(font)
-    heading = Path(path).name
+    # Headed as the session's report and the event folder it imports as are.
+    heading = EventInfo(said.title, said.date, "other", 2).heading() or Path(path).name
     pdf = printed.bridge_travellers(meetings, heading, face)
     event = source if isinstance(source, Event) else Event(path, Rules(method="percentage"))
     return Printed("travellers", pdf, event.rules, event, (), face.path)

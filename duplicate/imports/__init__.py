@@ -137,14 +137,18 @@ def session_table(
     return Session(converted.table, note, fmt, source, rules, converted.adjustments, info)
 
 
-def session_lines(path: str | Path, fmt: SessionFormat | None = None) -> list[TravellerLine]:
+def session_lines(
+    path: str | Path, fmt: SessionFormat | None = None, info: SessionInfo | None = None
+) -> list[TravellerLine]:
     """Every traveller line of a PBN or USEBIO session (board, the two pairs, the
-    score), in file order: who met whom on each board."""
+    score), in file order: who met whom on each board; what the file says of itself
+    goes into `info`."""
     from duplicate.io.source import read_at_most
 
     source, data = read_at_most(path, MAX_IMPORT_BYTES)
     _refuse_large(data, source.name)
-    return _lines(data, source.name, fmt or session_format(source.name, data), SessionInfo())
+    found = info if info is not None else SessionInfo()
+    return _lines(data, source.name, fmt or session_format(source.name, data), found)
 
 
 def _refuse_large(data: bytes, source: str) -> None:

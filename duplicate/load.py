@@ -179,7 +179,7 @@ class _Reader:
         return Event(source_name(path), Rules(), hands=log, parts=(part,))
 
     def _session(self, path: str | Input) -> Event:
-        from duplicate.event import Player, Players
+        from duplicate.event import EventInfo, Player, Players
         from duplicate.imports import read_session
         from duplicate.io.read import source_name
         from duplicate.model.adjustments import parse_adjustments
@@ -203,12 +203,16 @@ class _Reader:
                 ),
                 name,
             )
+        # Its title and date head the pages, as those of the event folder it imports as.
+        said = session.info
+        info = EventInfo(said.title, said.date, "other", 2) if said.title or said.date else None
         return Event(
             name,
             rules,
             results=results,
             players=players,
             adjustments=adjustments,
+            info=info,
             parts=(part,),
             note=session.note,
         )

@@ -587,6 +587,13 @@ KINDS: tuple[Kind, ...] = (
         "Partners sit opposite each other at tables of 4; another table size was given.",
         "Seat pairs at tables of 4.",
     ),
+    Kind(
+        "seat.bridge",
+        "A bridge session was given to seat at tables of more than two pairs (as card "
+        "players are seated, robots filling the table).",
+        "A Mitchell or Howell moves by its movement; seat a Swiss pairs event two pairs to a "
+        "table.",
+    ),
     # -- scoring --------------------------------------------------------------------------
     Kind(
         "scoring.nothing-compared",
@@ -817,8 +824,15 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "session.not-pairs",
         "The session file is not a pairs session the toolkit can score: an individual "
-        "event, a teams match, or IMPs where IMP scoring is not available.",
+        "event, a teams match, a scoring neither matchpoints nor IMPs (aggregate, "
+        "board-a-match, rubber), or IMPs where IMP scoring is not available.",
         "Import a pairs session; score the others with the program that wrote them.",
+    ),
+    Kind(
+        "session.artificial-in-table",
+        "A session with artificial scores imported as a results table alone: their "
+        "adjustments have no place in it, and their lines would be scored as 0 points.",
+        "Import the session as an event folder (--event DIR), or score the session file itself.",
     ),
     Kind(
         "import.round",

@@ -239,6 +239,20 @@ def test_artificial_scores_are_the_events_adjustments(tmp_path: Path) -> None:
     assert scored(folder)[0].equals(score)
 
 
+def test_artificial_scores_are_never_written_as_results_of_0_points(tmp_path: Path) -> None:
+    """A results table has no place for the adjustments: imported alone, the artificial
+    lines would be scored as 0 points (wrong places, exit 0). Refused, with the fix."""
+    path = write(tmp_path / "artificial.pbn", ARTIFICIAL_PBN)
+    output = tmp_path / "results.csv"
+    code, out, err = run("import", path, "-o", output)
+    assert code == 1, out
+    assert codes(err) == ["session.artificial-in-table"]
+    assert "lines 6, 8, 13, 15: has 4 artificial scores" in err
+    assert "--event" in err
+    assert not output.exists()
+    assert not output.with_suffix(".rules.toml").exists()
+
+
 def test_flat_averages_where_the_program_gives_them(tmp_path: Path) -> None:
     """Magic Contest (and Ruter) give average plus a flat 60%, not the pair's own."""
     text = '[Application "Magic Contest"]\n' + ARTIFICIAL_PBN
@@ -311,6 +325,39 @@ def test_what_is_not_a_pairs_session_is_refused_by_name(
 
 
 @pytest.mark.parametrize(
+    ("declared", "said"),
+    [
+        ("BAM", "board-a-match"),
+        ("Board-a-match", "board-a-match"),
+        ("TotalPoints", "aggregate"),
+        ("Rubber", "rubber"),
+    ],
+)
+def test_a_scoring_neither_matchpoints_nor_imps_is_refused_by_name(
+    tmp_path: Path, declared: str, said: str
+) -> None:
+    pbn = write(
+        tmp_path / "event.pbn",
+        f'[Scoring "{declared}"]\n[Board "1"]\n'
+        '[ScoreTable "PairId_NS;PairId_EW;Score_NS"]\n1 2 420\n3 4 450\n',
+    )
+    usebio = write(
+        tmp_path / "event.xml",
+        USEBIO.format(kind="MP_PAIRS").replace(
+            "<BOARD>",
+            f"<BOARD_SCORING_METHOD>{declared}</BOARD_SCORING_METHOD>\n<BOARD>",
+            1,
+        ),
+    )
+    for path in (pbn, usebio):
+        for command in ("import", "standings"):
+            code, out, err = run(command, path)
+            assert code == 1, out
+            assert said in err
+            assert codes(err) == ["session.not-pairs"]
+
+
+@pytest.mark.parametrize(
     ("text", "method"),
     [
         (USEBIO.format(kind="CROSS_IMP"), "cross-imps"),
@@ -325,11 +372,6 @@ def test_what_is_not_a_pairs_session_is_refused_by_name(
 def test_an_imp_event_is_never_matchpointed(tmp_path: Path, text: str, method: str) -> None:
     path = write(tmp_path / ("imps.pbn" if text.startswith("[") else "imps.xml"), text)
     code, _, err = run("import", path, "-o", tmp_path / "imps.csv")
-    if code == 1:
-        # IMP scoring not available: refused, never imported as matchpoints.
-        assert "is scored in IMPs" in err
-        assert codes(err) == ["session.not-pairs"]
-        pytest.skip("IMP scoring methods are not available here")
     assert code == 0, err
     rules = tomllib.loads((tmp_path / "imps.rules.toml").read_text(encoding="utf-8"))
     assert rules["method"] == method
@@ -357,6 +399,26 @@ def test_a_session_without_a_date_needs_one_given(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["event", "nodate.pbn"]
     event = tomllib.loads((folder / "event.toml").read_text(encoding="utf-8"))["event"]
     assert (event["name"], event["date"]) == ("nodate", "2024-05-01")
+
+
+def test_an_event_folder_keeps_the_sections_and_convention_its_program_used(
+    tmp_path: Path,
+) -> None:
+    """What the file does not say (one field across sections, count-back) is given at
+    import, and `score DIR` then needs no other option."""
+    path = write(tmp_path / "sections.pbn", SECTIONS_PBN)
+    folder = tmp_path / "event"
+    code, _, err = run(
+        "import", path, "--event", folder, "--sections", "one-field", "--place-ties", "count-back"
+    )
+    assert code == 0, err
+    rules = tomllib.loads((folder / "rules.toml").read_text(encoding="utf-8"))
+    assert (rules["sections"], rules["percentage"]["ties"]) == ("one-field", "count-back")
+    assert set(scored(folder)[0]["top"]) == {"6"}
+    code, _, err = run("import", path, "-o", tmp_path / "r.csv", "--sections", "one-field")
+    assert code == 0, err
+    rules = tomllib.loads((tmp_path / "r.rules.toml").read_text(encoding="utf-8"))
+    assert rules["sections"] == "one-field"
 
 
 def test_one_field_is_factored_over_the_whole_field(tmp_path: Path) -> None:
@@ -400,3 +462,25 @@ def test_a_pair_sitting_out_is_no_result(tmp_path: Path) -> None:
     assert code == 0, err
     assert "2" not in set(table(out)["player"])
     assert len(table(out)) == 6
+
+
+def test_validate_counts_a_bridge_session_s_boards() -> None:
+    code, _, err = run("validate", ROOT / "sample_data" / "bridge_session.pbn")
+    assert code == 0, err
+    assert "38 results, 9 players, 5 boards: no problems" in err
+
+
+def test_a_section_column_s_dash_is_no_section_named_dash(tmp_path: Path) -> None:
+    """ "-" is PBN's empty value: the line's section is the game's [Section], or none."""
+    text = (
+        '[Board "1"]\n[Section "A"]\n[ScoreTable "Section;PairId_NS;PairId_EW;Score_NS"]\n'
+        "- 1 3 420\nA 2 4 450\n\n"
+        '[Board "2"]\n[ScoreTable "Section;PairId_NS;PairId_EW;Score_NS"]\n'
+        "- 1 3 110\n- 2 4 140\n"
+    )
+    code, out, err = run("import", write(tmp_path / "dash.pbn", text), "-o", "-")
+    assert code == 0, err
+    rows = table(out)
+    assert set(rows[rows["deal"] == "1"]["section"]) == {"A NS", "A EW"}
+    assert not rows["section"].str.contains("-").any()
+    assert not rows["player"].str.contains("-").any()

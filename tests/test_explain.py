@@ -122,3 +122,6 @@ def test_explain_an_unknown_player_is_a_usage_error() -> None:
     assert result.exit_code == 2
     assert codes(result.stderr) == ["player.unknown"]
     assert "'nobody'" in line_of("player.unknown", result.stderr)
+    # The fix: what an id looks like in these results, or a name in full.
+    assert "give a player's id as the results write it (" in result.stderr
+    assert "registered name in full" in result.stderr

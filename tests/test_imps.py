@@ -428,7 +428,7 @@ def test_explain_shows_how_each_deal_s_imps_were_found(tmp_path: Path) -> None:
     cross = runner.invoke(app, ["explain", "n0", str(path), "--method", "cross-imps"])
     assert cross.exit_code == 0, cross.output
     assert "n1 450: -30 = -1; n2 -50: 470 = +10; n3 100: 320 = +8" in cross.stdout
-    assert "IMPs 1 over 2 deals (average 0.5 a deal)" in cross.stdout
+    assert "IMPs 1 over 2 boards (average 0.5 a board)" in cross.stdout
     assert "Below: n3, place 4, 0.67 IMPs. n0 is ahead" in cross.stdout
     butler = runner.invoke(app, ["explain", "n0", str(path), "--method", "butler", "-f", "json"])
     assert butler.exit_code == 0, butler.output
@@ -546,3 +546,21 @@ def test_a_club_s_published_butler_example() -> None:
     east_west = scored[scored["seat"] == "EW"]
     assert set(east_west["datum"]) == {Decimal("440.00")}
     assert sorted(east_west["imps"]) == [-7, -7, -7, 5, 5, 5, 5]
+
+
+def test_explain_of_a_bridge_session_in_imps_says_board(tmp_path: Path) -> None:
+    session = tmp_path / "club.pbn"
+    session.write_text(
+        '[Scoring "IMP;Cross"]\n\n'
+        '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS"]\n1 2 420\n3 4 450\n\n'
+        '[Board "2"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS"]\n1 2 110\n3 4 140\n',
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    for method in ("cross-imps", "butler"):
+        shown = runner.invoke(app, ["explain", "1", str(session), "--method", method])
+        assert shown.exit_code == 0, shown.output
+        header = shown.stdout.splitlines()[2].split()
+        assert header[:2] == ["round", "board"], header
+        assert "over 2 boards (average" in shown.stdout
+        assert " deal" not in shown.stdout

@@ -598,3 +598,31 @@ def test_many_names_cut_on_a_page_are_given_in_full_on_a_page_of_their_own(
     for player, name in names.items():
         assert f"*{player}{name}".replace(" ", "") in joined
     keep(out, "names-in-full", 1)
+
+
+def test_a_bridge_event_folder_without_seatings_says_where_its_travellers_come_from(
+    tmp_path: Path,
+) -> None:
+    """`duplicate seat` does not seat a bridge movement: the fix names the session file."""
+    session = ROOT / "sample_data" / "bridge_session.pbn"
+    folder = tmp_path / "club"
+    made = runner.invoke(app, ["import", str(session), "--event", str(folder)])
+    assert made.exit_code == 0, made.stderr
+    refused = runner.invoke(
+        app, ["print", str(folder), "--what", "travellers", "-o", str(tmp_path / "t.pdf")]
+    )
+    assert refused.exit_code == 2
+    assert "error[print.no-seating]" in refused.stderr
+    assert "duplicate print SESSION --what travellers" in refused.stderr
+    assert "duplicate seat" not in refused.stderr
+
+
+def test_bridge_travellers_are_headed_by_the_session_s_title_and_date(tmp_path: Path) -> None:
+    """As the session's report and the event folder it imports as are: not by its file
+    name."""
+    out = tmp_path / "travellers.pdf"
+    code, _, err = run(
+        "print", ROOT / "sample_data" / "bridge_session.pbn", "--what", "travellers", "-o", out
+    )
+    assert code == 0, err
+    assert all(page.startswith("Tuesday pairs · 2026-11-24") for page in pages(out))

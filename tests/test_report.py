@@ -571,3 +571,35 @@ def test_a_percentage_crosstable_gives_each_round_s_own_percentage(tmp_path: Pat
         expected = duplicate.standings(alone, method="percentage").frame
         for player, percentage in zip(expected["player"], expected["percentage"], strict=True):
             assert shown[player][f"Round {rnd}"].split()[-1] == f"{percentage:.2f}"
+
+
+def test_an_artificial_score_shows_no_score_made_at_the_table(tmp_path: Path) -> None:
+    """A line given A+/A- by the director was not played out: its placeholder 0 is no
+    score (a 0 reads as a board passed out); the adjustment says what it is."""
+    session = tmp_path / "club.pbn"
+    session.write_text(
+        '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS;Score_EW"]\n'
+        "1 4 420 -\n2 5 A+ -\n3 6 0 0\n",
+        encoding="utf-8",
+    )
+    site = build(tmp_path, session)
+    [traveller] = tables_of(site / "deals" / "1.html")
+    lines = {r["NS pair"]: r for r in as_records(traveller)}
+    assert (lines["2"]["Score NS"], lines["2"]["Score EW"]) == ("", "")
+    assert lines["2"]["Adjustment"].startswith("NS: avg_plus")
+    assert lines["3"]["Score NS"] == "0"  # a board passed out
+    assert lines["1"]["Score NS"] == "420"
+
+
+def test_a_session_file_s_pages_are_headed_as_its_event_folder_s(tmp_path: Path) -> None:
+    """The title and date a session file gives head the report made from the file itself,
+    as they head the report of the event folder it imports as."""
+    session = SAMPLE / "bridge_session.pbn"
+    folder = tmp_path / "imported" / "event"
+    imported = runner.invoke(app, ["import", str(session), "--event", str(folder)])
+    assert imported.exit_code == 0, imported.stderr
+    for source in (session, folder):
+        (tmp_path / source.name).mkdir(exist_ok=True)
+        site = build(tmp_path / source.name, source)
+        page = (site / "index.html").read_text(encoding="utf-8")
+        assert '<p class="event">Tuesday pairs · 2026-11-24</p>' in page, source

@@ -305,3 +305,20 @@ def test_byes_go_to_players_who_have_played_then_fewest_byes_then_lowest_ranked(
     by_rule = sorted(range(len(field)), key=lambda i: (field[i] in entries, had[field[i]], -i))
     expected = {field[i] for i in by_rule[: len(field) % k]}
     assert set(seating.loc[seating["bye"], "player"]) == expected
+
+
+def test_a_bridge_session_is_not_seated_four_to_a_table(tmp_path: Path) -> None:
+    """Card players' tables (four seats, robots filling them) are no bridge tables:
+    refused, never written into the event folder; two pairs to a table is a Swiss pairs
+    event's seating."""
+    session = SAMPLE / "bridge_session.pbn"
+    folder = tmp_path / "club"
+    made = runner.invoke(app, ["import", str(session), "--event", str(folder)])
+    assert made.exit_code == 0, made.stderr
+    for source in (session, folder):
+        refused = runner.invoke(app, ["seat", str(source)])
+        assert refused.exit_code == 2, refused.stdout
+        assert codes(refused.stderr) == ["seat.bridge"]
+    assert not list((folder / "seatings").iterdir())
+    pairs = runner.invoke(app, ["seat", str(session), "--table-size", "2", "-f", "csv"])
+    assert pairs.exit_code == 0, pairs.stderr

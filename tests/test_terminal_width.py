@@ -105,3 +105,11 @@ def test_plain_output_is_the_same_at_any_width(fmt: str) -> None:
         assert b"not shown" not in done.stderr
         printed.add(done.stdout)
     assert len(printed) == 1
+
+
+def test_a_mitchell_s_directions_are_never_left_out() -> None:
+    """North-South and East-West both have a place 1: their section tells them apart."""
+    out, err = on_a_terminal("standings", str(SAMPLE / "bridge_session.pbn"), columns=40)
+    shown = header_of([line for line in lines_of(out) if line])
+    assert shown[:3] == ["section", "place", "player"]
+    assert "section" not in ANSI.sub("", err.decode("utf-8"))

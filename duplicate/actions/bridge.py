@@ -15,13 +15,14 @@ def import_session(
     round_number: int | None = None,
     winners: Literal["auto", "one", "two"] = "auto",
     session_format: Literal["pbn", "usebio"] | None = None,
+    **conventions: Any,
 ) -> Table:
     """A PBN file with a results table, or USEBIO XML, as the toolkit's results table:
     board -> deal, NS/EW -> seat, pair -> player, the score from each side. `winners`:
     two (North-South and East-West ranked apart, a Mitchell), one (a Howell), or auto.
     The table's rules are the session's (the IMP method it declares, else percentage
-    standings); `.notes["session"]`
-    says how winners were chosen.
+    standings), with the rules settings given as `conventions` (sections="one-field",
+    place_ties="count-back", ...); `.notes["session"]` says how winners were chosen.
 
         >>> import duplicate
         >>> duplicate.import_session("club.pbn").frame  # doctest: +SKIP
@@ -29,12 +30,52 @@ def import_session(
     from duplicate.event import Event, Part
     from duplicate.imports import read_session
 
-    session = read_session(
-        str(source), session_format, 1 if round_number is None else round_number, winners
+    session = _with_conventions(
+        read_session(
+            str(source), session_format, 1 if round_number is None else round_number, winners
+        ),
+        conventions,
     )
     where = session.source
+    _refuse_artificial(session)
     event = Event(where, session.rules, parts=(Part("session", str(source), len(session.table)),))
     return Table("results", session.rules, session.table, {"session": session.note}, event)
+
+
+def _with_conventions(session: Session, conventions: dict[str, Any]) -> Session:
+    """The session with the rules settings given beside what the file says (sections
+    as one field, a percentage convention): what its program did that the file does
+    not say."""
+    from dataclasses import replace
+
+    return replace(session, rules=session.rules.with_settings(**conventions))
+
+
+def _refuse_artificial(session: Session) -> None:
+    """A results table has no place for the adjustments a session's artificial scores
+    are: without them, their lines would be scored as results of 0 points."""
+    from duplicate.errors import InvalidData, Problem
+
+    given = session.adjustments
+    if given is None or not len(given):
+        return
+    lines = sorted({int(n) for n in given["reason"].str.extract(r"line (\d+)", expand=False)})
+    count = len(lines)
+    raise InvalidData(
+        [
+            Problem(
+                session.source,
+                f"has {count} artificial score{'s' if count != 1 else ''} (A5050, A+ ...): "
+                "adjustments, which a results table has no place for (their lines would "
+                "be scored as 0 points)",
+                tuple(lines),
+                hint="import the session as an event folder ({opt:event}), or give the "
+                "session file itself to score, standings or report",
+                position="line",
+                code="session.artificial-in-table",
+            )
+        ]
+    )
 
 
 def import_event(
@@ -44,10 +85,12 @@ def import_event(
     winners: Literal["auto", "one", "two"] = "auto",
     session_format: Literal["pbn", "usebio"] | None = None,
     date: str | None = None,
+    **conventions: Any,
 ) -> tuple[Session, list[str]]:
     """A PBN or USEBIO session as an event folder: its title and date (`date` when the
     file gives none), its pairs and their names (players.csv), its rules (percentage
-    standings; over several rounds, boards compared across them), each round, and its
+    standings; over several rounds, boards compared across them; with the rules
+    settings given as `conventions`), each round, and its
     artificial scores as the event's adjustments. Returns the session and what was
     written, one line each.
 
@@ -61,8 +104,11 @@ def import_event(
     from duplicate.errors import UsageError
     from duplicate.imports import read_session
 
-    session = read_session(
-        str(source), session_format, 1 if round_number is None else round_number, winners
+    session = _with_conventions(
+        read_session(
+            str(source), session_format, 1 if round_number is None else round_number, winners
+        ),
+        conventions,
     )
     when = session.info.date or date or ""
     if not when:

@@ -136,18 +136,22 @@ def _bridge_travellers(source: Any, font: str | None) -> Printed:
     """A blank traveller per board of a bridge session, for the same movement: who
     meets whom on each board (at which table, when the session says), from the
     session's traveller lines."""
+    from duplicate.event import EventInfo
     from duplicate.imports import session_lines
+    from duplicate.imports.session import SessionInfo
     from duplicate.render import printed
     from duplicate.render.fonts import cjk_font
 
     path = source.parts[0].path if isinstance(source, Event) else str(source)
-    lines = session_lines(path)
+    said = SessionInfo()
+    lines = session_lines(path, info=said)
     meetings = [
         (line.section, line.board, line.play.get("at_table", ""), line.ns_pair, line.ew_pair)
         for line in lines
     ]
     face = cjk_font(font)
-    heading = Path(path).name
+    # Headed as the session's report and the event folder it imports as are.
+    heading = EventInfo(said.title, said.date, "other", 2).heading() or Path(path).name
     pdf = printed.bridge_travellers(meetings, heading, face)
     event = source if isinstance(source, Event) else Event(path, Rules(method="percentage"))
     return Printed("travellers", pdf, event.rules, event, (), face.path)
@@ -183,10 +187,18 @@ def _published(event: Event, round_number: int | None) -> str:
     if round_number is not None:
         seatings = {r: p for r, p in seatings.items() if r == round_number}
     if not seatings:
+        from duplicate.games.words import BRIDGE, words_of
+
         which = f"round {round_number}" if round_number else "any round"
+        fix = f"publish one with `duplicate seat {event.source}`"
+        if words_of(event) is BRIDGE:
+            # A bridge movement is not seated by `seat`: its session file says who met.
+            fix = (
+                "a bridge event's travellers are printed from its session file "
+                "(`duplicate print SESSION --what travellers`)"
+            )
         raise UsageError(
-            f"{event.source}/seatings holds no seating of {which}: publish one with "
-            f"`duplicate seat {event.source}`",
+            f"{event.source}/seatings holds no seating of {which}: {fix}",
             "print.no-seating",
         )
     return seatings[max(seatings)]

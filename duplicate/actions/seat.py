@@ -79,6 +79,7 @@ def seat(
             "seat.round",
         )
     event = _event(source, rules, drawn, settings)
+    _refuse_bridge(event, drawn, table_size)
     pairs, pair_part = _partners(partners, settings.get("encoding"))
     players = event.players
     seating = seat_next_round(
@@ -111,6 +112,20 @@ def seat(
         reports=seating.reports,
         cut=seating.cut,
     )
+
+
+def _refuse_bridge(event: Event, drawn: bool, table_size: int) -> None:
+    """A bridge table seats two pairs: a bridge session seated as card players are (four
+    to a table, robots filling it) is refused."""
+    from duplicate.games.words import BRIDGE, words_of
+
+    if not drawn and table_size != 2 and words_of(event) is BRIDGE:
+        raise UsageError(
+            f"{event.source} is a bridge session: a table seats two pairs, not "
+            f"{table_size}; a Mitchell or Howell moves by its movement, a Swiss pairs "
+            "event is seated with {opt:table_size=2}",
+            "seat.bridge",
+        )
 
 
 def _is_event_folder(source: Any) -> bool:

@@ -101,8 +101,18 @@ def validate(
         tuple(warnings),
         len(results),
         results.dense_key("section", "player")[1],
-        results.dense_key(*event.rules.scope.deal_keys)[1],
+        results.dense_key(*_deal_keys(event))[1],
     )
+
+
+def _deal_keys(event: Event) -> tuple[str, ...]:
+    """What tells one deal from another, as they are counted: a bridge board is one
+    board whichever sections played it (a Mitchell's North-South and East-West pairs
+    are sections of their own, and play the same boards)."""
+    from duplicate.games.words import BRIDGE, words_of
+
+    keys = event.rules.scope.deal_keys
+    return tuple(k for k in keys if k != "section") if words_of(event) is BRIDGE else keys
 
 
 def _seating_problems(event: Event, seating: Any, encoding: str | None) -> list[Problem]:

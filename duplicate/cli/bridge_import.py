@@ -26,8 +26,19 @@ def register(app: typer.Typer) -> None:
     app.command(name="import")(import_session)
 
 
+# What a session's program did that its file does not say: the event's rules.
+CONVENTIONS = (
+    "sections",
+    "percentage_of",
+    "board_mp",
+    "percentage_rounding",
+    "shared_places",
+    "place_ties",
+)
+
+
 @reports_errors
-@settings_options("output")
+@settings_options("output", also=CONVENTIONS)
 def import_session(
     session: Annotated[
         str,
@@ -76,6 +87,7 @@ def import_session(
     """
     import duplicate
 
+    conventions = {k: settings.pop(k) for k in CONVENTIONS if k in settings}
     if event is not None:
         imported, said = duplicate.import_event(
             session,
@@ -84,6 +96,7 @@ def import_session(
             winners.value,
             source_format.value if source_format else None,
             date,
+            **conventions,
         )
         stderr.print(f"{imported.source}: {len(imported.table)} results; {imported.note}")
         for line in said:
@@ -94,6 +107,7 @@ def import_session(
         round_number,
         winners.value,
         source_format.value if source_format else None,
+        **conventions,
     )
     note = table.notes["session"]
     where = table.event.source if table.event else session

@@ -71,7 +71,7 @@ def render_text(e: Explanation, words: Words = CARD_GAMES) -> str:
         "",
     ]
     if e.imps is not None:
-        return "\n".join(lines + _imp_lines(e))
+        return "\n".join(lines + _imp_lines(e, words))
     keys = ["round", "deal", "table", "seat", "score", "seconds", "n", "mp", "top", "mp_pct"]
     if not e.by_percentage:
         keys += ["deal_rank", "rank_points"]
@@ -181,9 +181,10 @@ def _percentage_lines(e: Explanation, words: Words) -> list[str]:
     return lines
 
 
-def _imp_lines(e: Explanation) -> list[str]:
+def _imp_lines(e: Explanation, words: Words) -> list[str]:
     """The player's IMPs deal by deal (Butler: datum and difference; cross-IMPs: every
-    comparison), their total, and how it compares with the neighbours'."""
+    comparison), their total, and how it compares with the neighbours', in the game's
+    `words` (bridge: board, and seats N, E, S, W)."""
     from duplicate.scoring.explanation import number_text as text
 
     assert e.imps is not None
@@ -192,8 +193,11 @@ def _imp_lines(e: Explanation) -> list[str]:
     keys += ["datum", "difference", "imps"] if butler else ["imps"]
     if any(d.adjustment for d in e.imps.deals):
         keys.append("adjustment")
-    cells = [[text(getattr(d, k)) for k in keys] for d in e.imps.deals]
-    lines = _aligned([keys, *cells])
+    cells = [
+        [words.seat(text(d.seat)) if k == "seat" else text(getattr(d, k)) for k in keys]
+        for d in e.imps.deals
+    ]
+    lines = _aligned([[words.heading(k) for k in keys], *cells])
     if not butler:
         how = "average over the comparisons" if e.rules.cross_imps == "average" else "sum"
         for d in e.imps.deals:
@@ -203,12 +207,12 @@ def _imp_lines(e: Explanation) -> list[str]:
                 f"{c.player} {text(c.score)}: {text(c.difference)} = {c.imps:+d}"
                 for c in d.comparisons
             )
-            lines.append(f"  round {d.round}, deal {d.deal} ({how}): {compared or 'none'}")
+            lines.append(f"  round {d.round}, {words.deal} {d.deal} ({how}): {compared or 'none'}")
     count = len(e.imps.deals)
     lines += [
         "",
-        f"IMPs {text(e.imps.summed)} over {count} deal{'s' if count != 1 else ''}"
-        f" (average {text(e.imps.average)} a deal)",
+        f"IMPs {text(e.imps.summed)} over {count} {words.deal}{'s' if count != 1 else ''}"
+        f" (average {text(e.imps.average)} a {words.deal})",
     ]
     if e.imps.scaled_to is not None and e.imps.scaled_to != count:
         lines.append(

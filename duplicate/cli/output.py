@@ -87,7 +87,10 @@ def render_table(frame: pd.DataFrame, words: Words = CARD_GAMES) -> None:
         max([cell_len(name)] + [cell_len(row[i]) for row in rows]) for i, name in enumerate(names)
     ]
     blank = [all(not row[i] for row in rows) for i in range(len(names))]
-    shown = fitting(names, widths, right, console.width, blank)
+    # Sections tell the rows apart (a Mitchell's North-South and East-West both have a
+    # place 1): a section column of several values is kept.
+    kept = [name == "section" and len({row[i] for row in rows}) > 1 for i, name in enumerate(names)]
+    shown = fitting(names, widths, right, console.width, blank, kept)
     left_out = [name for i, name in enumerate(names) if i not in shown]
     if left_out:
         stderr.print(
@@ -118,12 +121,19 @@ def render_table(frame: pd.DataFrame, words: Words = CARD_GAMES) -> None:
 
 
 def fitting(
-    names: list[str], widths: list[int], right: list[bool], width: int, blank: list[bool]
+    names: list[str],
+    widths: list[int],
+    right: list[bool],
+    width: int,
+    blank: list[bool],
+    kept: list[bool] | None = None,
 ) -> list[int]:
     """The columns (by position) shown in `width`: all when they fit; else without the
     `blank` ones (no value in any row), then the low-priority ones, fewest first; then,
     if still too wide, with the text columns wrapped (to half their width at most), and
-    the other columns not kept dropped from the right until that fits."""
+    the other columns not kept (KEPT, or `kept` for this table) dropped from the right
+    until that fits."""
+    kept = kept or [False] * len(names)
     shown = list(range(len(names)))
 
     def whole(columns: list[int]) -> int:
@@ -136,7 +146,11 @@ def fitting(
         return text + sum(widths[i] for i in columns if right[i]) + GAP * (len(columns) - 1)
 
     first = [i for i in range(len(names)) if blank[i]]
-    first += [names.index(n) for n in LOW_PRIORITY if n in names and not blank[names.index(n)]]
+    first += [
+        names.index(n)
+        for n in LOW_PRIORITY
+        if n in names and not blank[names.index(n)] and not kept[names.index(n)]
+    ]
     for i in first:
         if whole(shown) <= width:
             return shown
@@ -144,7 +158,7 @@ def fitting(
     for i in reversed(range(len(names))):
         if wrapped(shown) <= width:
             break
-        if i in shown and names[i] not in KEPT:
+        if i in shown and names[i] not in KEPT and not kept[i]:
             shown.remove(i)
     return shown
 

@@ -129,7 +129,9 @@ def validate(
     )
     with publishing("validate", rules, event, settings):
         pass  # nothing is written but the manifest, when asked
+    from duplicate.games.words import words_of
+
     stderr.print(
         f"{event.source}: {found.results} results, {found.players} players, "
-        f"{found.deals} deals: {verdict}",
+        f"{found.deals} {words_of(event).deal}s: {verdict}",
     )

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from duplicate.errors import InvalidData, Problem, UsageError
-from duplicate.imports.scoring import scoring_method
+from duplicate.imports.scoring import imps_unsaid, other_scoring, scoring_method
 from duplicate.imports.session import (
     SessionInfo,
     TravellerLine,
@@ -155,14 +155,18 @@ def session_table(
     return Session(converted.table, note, fmt, source, rules, converted.adjustments, info)
 
 
-def session_lines(path: str | Path, fmt: SessionFormat | None = None) -> list[TravellerLine]:
+def session_lines(
+    path: str | Path, fmt: SessionFormat | None = None, info: SessionInfo | None = None
+) -> list[TravellerLine]:
     """Every traveller line of a PBN or USEBIO session (board, the two pairs, the
-    score), in file order: who met whom on each board."""
+    score), in file order: who met whom on each board; what the file says of itself
+    goes into `info`."""
     from duplicate.io.source import read_at_most
 
     source, data = read_at_most(path, MAX_IMPORT_BYTES)
     _refuse_large(data, source.name)
-    return _lines(data, source.name, fmt or session_format(source.name, data), SessionInfo())
+    found = info if info is not None else SessionInfo()
+    return _lines(data, source.name, fmt or session_format(source.name, data), found)
 
 
 def _refuse_large(data: bytes, source: str) -> None:
@@ -207,22 +211,26 @@ def program_convention(program: str, method: str) -> dict[str, str]:
 
 def session_method(info: SessionInfo, source: str) -> Method:
     """How the session is scored, from what the file says it is: matchpoints
-    (percentage standings) or an IMP method; an individual event or a teams match is
-    refused, named."""
+    (percentage standings) or an IMP method; an individual event, a teams match or
+    another scoring (aggregate, board-a-match, rubber) is refused, named."""
     kind = info.competition.casefold()
-    scoring = info.scoring.casefold()
     what = ""
     if "individual" in kind:
         what = "an individual event (each player a side of their own)"
     elif "team" in kind:
         what = "a teams match"
+    else:
+        scored = other_scoring(info.scoring) or other_scoring(info.competition)
+        if scored is not None:
+            said = info.scoring or info.competition
+            what = f"scored by {scored} (it says {said!r}), neither matchpoints nor IMPs"
     if what:
         raise InvalidData(
             [
                 Problem(
                     source,
-                    f"is {what}, not a pairs session: it cannot be scored as one",
-                    hint="import a pairs session (matchpoints)",
+                    f"is {what}, not a pairs session the toolkit scores",
+                    hint="import a pairs session scored by matchpoints or IMPs",
                     code="session.not-pairs",
                 )
             ]
@@ -231,16 +239,14 @@ def session_method(info: SessionInfo, source: str) -> Method:
         method = scoring_method(declared)
         if method is not None:
             return method
-    if "imp" in scoring or "imp" in kind:
-        # IMP pairs that do not say how: cross-IMPs, as most programs score them; the
-        # note says so (never matchpoints).
-        return "cross-imps"
+    if imps_unsaid(info.scoring) or imps_unsaid(info.competition):
+        return "cross-imps"  # the note says so (never matchpoints)
     return "percentage"
 
 
 def method_note(info: SessionInfo, method: Method) -> str:
     """What the note says of a method the file did not name exactly."""
-    if method == "cross-imps" and scoring_method(info.scoring or info.competition) is None:
+    if method == "cross-imps" and (imps_unsaid(info.scoring) or imps_unsaid(info.competition)):
         said = info.scoring or info.competition
         return (
             f"; the file says {said!r}, not cross-IMPs or Butler: scored as cross-IMPs "

@@ -235,7 +235,10 @@ def _result(
     if ns_score is None and given is None:
         found.add(_not_a_score(source, row, number))
         return None
-    section = row.get("Section", game.tags.get("Section", "")).strip()
+    # A Section column's "-" is PBN's empty value: the game's [Section] tag, if any.
+    section = row.get("Section", "-").strip()
+    if section in ("-", ""):
+        section = game.tags.get("Section", "").strip()
     for side in ("NS", "EW"):
         name = row.get(f"Names_{side}", "").strip()
         if name and name != "-":

@@ -89,7 +89,10 @@ def _match_scores(ns: list[dict[str, Any]], ew: list[dict[str, Any]]) -> list[Li
 def bridge_scores(ns: dict[str, Any] | None, ew: dict[str, Any] | None) -> tuple[object, object]:
     """The line's score as a traveller shows it: in the column of the side that scored
     it (North-South's when nobody did); each side's own where the two are not opposite
-    (an assigned score)."""
+    (an assigned score); none where every side's result is assigned (an artificial
+    score: its 0 is no score made at the table, and the adjustment says what it is)."""
+    if all(_assigned(side) for side in (ns, ew) if side is not None):
+        return None, None
     if ns is not None and ew is not None:
         if ns["score"] != -ew["score"]:
             return ns["score"], ew["score"]
@@ -100,6 +103,13 @@ def bridge_scores(ns: dict[str, Any] | None, ew: dict[str, Any] | None) -> tuple
         assert ew is not None
         score = -ew["score"]
     return (score, None) if score >= 0 else (None, -score)
+
+
+def _assigned(result: dict[str, Any]) -> bool:
+    """A result given by an adjustment and compared with none (an assigned percentage,
+    average plus or minus): its score is a placeholder."""
+    adjusted = result.get("adjustment")
+    return "n" in result and pd.isna(result["n"]) and not pd.isna(adjusted) and bool(adjusted)
 
 
 def _natural(key: tuple[str, ...]) -> tuple[str, ...]:

@@ -125,7 +125,13 @@ def _find(
     if section is not None:
         mine = mine[mine["section"] == section]
     if mine.empty:
-        raise UsageError(f"no player {player!r} in {source}", "player.unknown")
+        ids = table["player_text"].drop_duplicates().head(4).tolist()
+        more = ", ..." if table["player_text"].nunique() > len(ids) else ""
+        raise UsageError(
+            f"no player {player!r} in {source}; give a player's id as the results write "
+            f"it ({', '.join(ids)}{more}), or their registered name in full",
+            "player.unknown",
+        )
     if len(mine) > 1:
         raise UsageError(
             f"player {player!r} plays in several sections; give {{opt:section}}",

@@ -1,8 +1,18 @@
-"""How messages say a number of things."""
+"""How messages say a number of things, and the order people read ids in."""
 
 from __future__ import annotations
+
+import re
+
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def counted(n: int, thing: str) -> str:
     """'1 table', '12 tables'."""
     return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+def natural(text: str) -> str:
+    """A key that sorts text as people read it, its numbers by value: P9 before P10,
+    table 2 before table 10, A15 before B2."""
+    return _DIGITS.sub(lambda m: m[0].zfill(12), text)

@@ -26,6 +26,7 @@ import pandas as pd
 from duplicate.errors import InvalidData, Problem
 from duplicate.limits import MAX_SESSION_PROBLEMS, MAX_SESSION_RESULTS
 from duplicate.model.columns import PLAY_COLUMNS
+from duplicate.text import natural
 
 RESULT_COLUMNS = ("section", "round", "deal", "seat", "player", "score")
 Winners = Literal["auto", "one", "two"]
@@ -469,7 +470,7 @@ def _refuse_repeats(table: pd.DataFrame, source: str) -> None:
 def _natural(column: pd.Series) -> pd.Series:
     """Board and pair numbers sort as numbers where they are numbers (2 before 10)."""
     if column.name in ("deal", "player"):
-        return column.str.zfill(12)
+        return column.map(natural)
     if column.name == "round":
         return column.astype("int64")
     return column

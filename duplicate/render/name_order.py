@@ -19,6 +19,8 @@ import unicodedata
 
 from pypinyin import Style, lazy_pinyin
 
+from duplicate.text import natural
+
 # Surnames whose reading as a surname differs from the character's usual one.
 SURNAMES = {
     "万俟": ["mo4", "qi2"],
@@ -50,7 +52,6 @@ SURNAMES = {
     "员": ["yun4"],
 }
 _SYLLABLE = re.compile(r"([a-zü]+)([1-5])")
-_DIGITS = re.compile(r"[0-9]+")
 
 
 Key = tuple[tuple[tuple[str, str], ...], str]
@@ -75,13 +76,8 @@ def name_key(name: str) -> Key:
         if found:
             parts.append((found[1], found[2]))
         else:
-            parts += [(_numbered(word), "") for word in _plain(part).split()]
+            parts += [(natural(word), "") for word in _plain(part).split()]
     return tuple(parts), text
-
-
-def _numbered(word: str) -> str:
-    """Numbers in a word padded, to sort by value (p9 before p10)."""
-    return _DIGITS.sub(lambda m: m[0].zfill(12), word)
 
 
 def _surname(text: str) -> tuple[str, list[str]] | None:

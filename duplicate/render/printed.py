@@ -24,6 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 from duplicate.render.fonts import Font
 from duplicate.render.name_order import Key, name_key
 from duplicate.seating.check import byes
+from duplicate.text import natural
 
 T = TypeVar("T")
 WIDTH, HEIGHT = A4
@@ -385,7 +386,7 @@ def travellers(
     seated = seating[~_byes(seating)]
     for (section, rnd), tables in _numbered(seated.groupby(["section", "round"], sort=False)):
         groups = _numbered(tables.groupby("table", sort=False))
-        seats = sorted({str(s) for s in tables["seat"]}, key=_natural)
+        seats = sorted({str(s) for s in tables["seat"]}, key=natural)
         for deal in deals:
             where = f"{section} · " if str(section) else ""
             for part, chunk in enumerate(_chunks(groups, 24)):
@@ -436,15 +437,11 @@ def _tables(seating: pd.DataFrame) -> list[tuple[tuple[Any, ...], pd.DataFrame]]
 def _numbered(groups: Any) -> list[tuple[Any, pd.DataFrame]]:
     """Groups in the order of their keys, numbers by value (table 2 before table 10)."""
 
-    def key(item: tuple[Any, pd.DataFrame]) -> tuple[tuple[int, str], ...]:
+    def key(item: tuple[Any, pd.DataFrame]) -> tuple[str, ...]:
         parts = item[0] if isinstance(item[0], tuple) else (item[0],)
-        return tuple(_natural(str(part)) for part in parts)
+        return tuple(natural(str(part)) for part in parts)
 
     return sorted(groups, key=key)
-
-
-def _natural(text: str) -> tuple[int, str]:
-    return (int(text), "") if text.isdigit() else (1 << 62, text)
 
 
 def _text(value: Any) -> str:
@@ -507,9 +504,9 @@ def bridge_travellers(
     capacity = int((height - MARGIN - 60) // row)
     slips: list[tuple[str, list[tuple[str, str, str]]]] = []
     for (section, board), pairs in sorted(
-        boards.items(), key=lambda item: (_natural(item[0][0]), _natural(item[0][1]))
+        boards.items(), key=lambda item: (natural(item[0][0]), natural(item[0][1]))
     ):
-        pairs = sorted(pairs, key=lambda p: (_natural(p[0]), _natural(p[1]), _natural(p[2])))
+        pairs = sorted(pairs, key=lambda p: (natural(p[0]), natural(p[1]), natural(p[2])))
         title = f"{section} · " if section else ""
         title += f"第 {board} 副 Board {board}"
         if board.isdigit():

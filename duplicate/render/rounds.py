@@ -10,6 +10,7 @@ import pandas as pd
 
 from duplicate.games.words import DIRECTIONS
 from duplicate.render.data import ReportData
+from duplicate.text import natural
 
 # The direction a two-winner session's section name ends in.
 DIRECTION = r"\s*\b(NS|EW)$"
@@ -175,5 +176,4 @@ def _exact(column: pd.Series) -> pd.Series:
 
 
 def _natural(column: pd.Series) -> pd.Series:
-    """Ids sort as numbers where they are numbers (2 before 10)."""
-    return column.astype(str).str.zfill(12)
+    return column.astype(str).map(natural)

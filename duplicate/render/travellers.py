@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from duplicate.model.columns import PLAY_COLUMNS
+from duplicate.text import natural
 
 # The table a session says a board was played at (no seating: see PLAY_COLUMNS).
 PLAYED_AT = "at_table"
@@ -113,5 +114,4 @@ def _assigned(result: dict[str, Any]) -> bool:
 
 
 def _natural(key: tuple[str, ...]) -> tuple[str, ...]:
-    """Numbers sort as numbers (table 2 before 10)."""
-    return tuple(part.zfill(12) for part in key)
+    return tuple(natural(part) for part in key)

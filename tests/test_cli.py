@@ -476,3 +476,15 @@ def test_the_program_gives_what_it_gives_untuned(args: list[str]) -> None:
         printed.append(done.stdout)
     assert printed[0] == printed[1]
     assert printed[0]
+
+
+def test_the_dask_engine_without_dask_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where Dask is not installed, `--engine dask` is a usage error that says how to
+    install it, never an internal error."""
+    monkeypatch.setitem(sys.modules, "dask", None)  # `import dask` raises ImportError
+    code, _, err, _ = run("score", str(SAMPLE / "spec_example.csv"), "--engine", "dask", "-o", "-")
+    assert code == 2, err
+    assert codes(err) == ["dask.not-installed"]
+    assert "pip install 'duplicate[dask]'" in err

@@ -24,12 +24,6 @@ def on_dask(
         >>> import duplicate.actions.distributed as d
         >>> d.on_dask("standings", "results.parquet").frame  # doctest: +SKIP
     """
-    try:
-        from duplicate.engines import dask_engine
-    except ImportError:
-        raise UsageError(
-            "the dask engine needs Dask: pip install 'duplicate[dask]'", "dask.not-installed"
-        ) from None
     from duplicate.event import Event, Part
     from duplicate.io.read import read_adjustments, read_raw
     from duplicate.io.source import resolve
@@ -46,6 +40,21 @@ def on_dask(
         raise method.unsupported("the dask engine")
     if chosen.factoring != "none":
         raise UsageError("{opt:factoring} runs on the local engine only", "dask.local-only")
+    if chosen.sections == "one-field":
+        # A partition holds a section: a field across sections needs them together.
+        raise UsageError(
+            "sections matchpointed as one field need the whole event at once: "
+            "they run on the local engine, not on {opt:engine=dask}",
+            "rules.conflict",
+        )
+    try:
+        import dask  # noqa: F401  (the engine imports it where it runs)
+
+        from duplicate.engines import dask_engine
+    except ImportError:
+        raise UsageError(
+            "the dask engine needs Dask: pip install 'duplicate[dask]'", "dask.not-installed"
+        ) from None
     encoding = values.get("encoding")
     corrections = (
         read_adjustments(values["adjustments"], encoding, max_rows)

@@ -121,13 +121,6 @@ def _run(
     from dask.base import compute
     from dask.delayed import delayed
 
-    if rules.sections == "one-field":
-        # A partition holds a section: a field across sections needs them together.
-        raise UsageError(
-            "sections matchpointed as one field need the whole event at once: "
-            "they run on the local engine, not on {opt:engine=dask}",
-            "rules.conflict",
-        )
     client = _client(scheduler)
     try:
         frame = (

@@ -6,8 +6,6 @@ INSTALLED := $(VENV)/.installed
 DEV_INSTALLED := $(VENV)/.dev-installed
 
 MINIMUM := .venv-minimum
-# click 8.5 deprecates names that typer's early releases import: a warning, not a defect.
-MINIMUM_WARNINGS := -W "ignore:'click.utils.get_:DeprecationWarning"
 
 .PHONY: run test lint types unit minimum browser fonts bench fuzz golden docs sample clean
 
@@ -42,7 +40,7 @@ unit: $(DEV_INSTALLED) browser fonts
 
 ## minimum: the declared minimum versions of every dependency, and the fast tests on them
 minimum: $(MINIMUM)/.installed fonts
-	$(MINIMUM)/bin/python -m pytest -n auto --dist worksteal -q -m "not slow" -p no:cacheprovider $(MINIMUM_WARNINGS) \
+	$(MINIMUM)/bin/python -m pytest -n auto --dist worksteal -q -m "not slow" -p no:cacheprovider \
 	  --ignore=tests/test_dask_engine.py --ignore=tests/test_report_browser.py
 
 $(MINIMUM)/.installed: pyproject.toml tests/minimum_constraints.py

@@ -215,6 +215,7 @@ class _Reader:
             info=info,
             parts=(part,),
             note=session.note,
+            warnings=session.warnings,
         )
 
     def _folder(self, folder: Path) -> Event:

@@ -835,6 +835,12 @@ KINDS: tuple[Kind, ...] = (
         "Import the session as an event folder (--event DIR), or score the session file itself.",
     ),
     Kind(
+        "session.not-played",
+        'A session\'s traveller lines that say a board was not played ("NP", or no score): '
+        "no result for either pair; a board played fewer times is factored as the rules say.",
+        "Nothing, if the board was not played; else give its score.",
+    ),
+    Kind(
         "import.round",
         f"A session's round below 1 or above {MAX_ROUND:,}.",
         "Give the round this session is, from 1.",

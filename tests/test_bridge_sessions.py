@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from duplicate.cli import app
-from tests.conftest import ROOT, codes
+from tests.conftest import ROOT, codes, line_of
 from tests.sessions_published import compare, published
 
 runner = CliRunner()
@@ -484,3 +484,59 @@ def test_a_section_column_s_dash_is_no_section_named_dash(tmp_path: Path) -> Non
     assert set(rows[rows["deal"] == "1"]["section"]) == {"A NS", "A EW"}
     assert not rows["section"].str.contains("-").any()
     assert not rows["player"].str.contains("-").any()
+
+
+NOT_PLAYED_PBN = (
+    '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS;Score_EW"]\n'
+    "1 2 420 -\n3 4 450 -\n5 6 400 -\n\n"
+    '[Board "2"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS;Score_EW"]\n'
+    "1 2 100 -\n3 4 NP NP\n5 6 - 110\n"
+)
+
+
+def test_a_board_not_played_is_no_result_and_a_warning_naming_its_line(tmp_path: Path) -> None:
+    """Pairs 3 and 4 did not play board 2 ("NP"): no result for either, a warning that
+    names the line, and board 2 factored (Neuberg) from its two results to three."""
+    path = write(tmp_path / "np.pbn", NOT_PLAYED_PBN)
+    code, out, err = run("import", path, "-o", "-")
+    assert code == 0, err
+    assert codes(err) == ["session.not-played"]
+    said = " ".join(line_of("session.not-played", err).split())
+    assert "np.pbn, line 10: 1 line says a board was not played (board 2)" in said
+    rows = table(out)
+    assert len(rows) == 10
+    assert set(rows[rows["deal"] == "2"]["player"]) == {"1", "2", "5", "6"}
+    code, out, err = run("score", path, "-o", "-")
+    assert code == 0, err
+    assert codes(err) == ["session.not-played"]
+    board = table(out)
+    board = board[(board["deal"] == "2") & (board["seat"] == "NS")]
+    # Neuberg: (mp + 1) x 3 / 2 - 1, over 2 played and 3 normal.
+    assert dict(zip(board["player"], board["mp"], strict=True)) == {"1": "3.50", "5": "0.50"}
+
+
+def test_a_usebio_board_not_played_is_no_result(tmp_path: Path) -> None:
+    """A USEBIO traveller line scored "NP" or "-" is no result either."""
+    lines = "".join(
+        f"<TRAVELLER_LINE><NS_PAIR_NUMBER>{ns}</NS_PAIR_NUMBER><EW_PAIR_NUMBER>{ew}"
+        f"</EW_PAIR_NUMBER><SCORE>{score}</SCORE></TRAVELLER_LINE>\n"
+        for ns, ew, score in ((1, 2, "420"), (3, 4, "NP"), (5, 6, "-"), (7, 8, "450"))
+    )
+    text = (
+        '<?xml version="1.0"?>\n<USEBIO Version="1.0">\n<EVENT EVENT_TYPE="MP_PAIRS">\n'
+        f"<BOARD><BOARD_NUMBER>1</BOARD_NUMBER>\n{lines}</BOARD>\n</EVENT>\n</USEBIO>\n"
+    )
+    code, out, err = run("import", write(tmp_path / "np.xml", text), "-o", "-")
+    assert code == 0, err
+    assert codes(err) == ["session.not-played"]
+    said = " ".join(line_of("session.not-played", err).split())
+    assert "np.xml, lines 6, 7: 2 lines say a board was not played (board 1)" in said
+    assert set(table(out)["player"]) == {"1", "2", "7", "8"}
+
+
+def test_a_score_neither_played_nor_a_score_is_still_refused(tmp_path: Path) -> None:
+    text = NOT_PLAYED_PBN.replace("3 4 NP NP", "3 4 XP -")
+    code, out, err = run("import", write(tmp_path / "xp.pbn", text), "-o", "-")
+    assert code == 1
+    assert codes(err) == ["cell.not-a-score"]
+    assert out == ""

@@ -38,7 +38,12 @@ def import_session(
     )
     where = session.source
     _refuse_artificial(session)
-    event = Event(where, session.rules, parts=(Part("session", str(source), len(session.table)),))
+    event = Event(
+        where,
+        session.rules,
+        parts=(Part("session", str(source), len(session.table)),),
+        warnings=session.warnings,
+    )
     return Table("results", session.rules, session.table, {"session": session.note}, event)
 
 

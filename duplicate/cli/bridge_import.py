@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from duplicate.cli.common import emit, reports_errors, stderr, whole_option
+from duplicate.cli.common import emit, reports_errors, say_warnings, stderr, whole_option
 from duplicate.cli.settings import settings_options
 
 
@@ -99,6 +99,7 @@ def import_session(
             **conventions,
         )
         stderr.print(f"{imported.source}: {len(imported.table)} results; {imported.note}")
+        say_warnings(imported.warnings)
         for line in said:
             stderr.print(line)
         return
@@ -112,4 +113,6 @@ def import_session(
     note = table.notes["session"]
     where = table.event.source if table.event else session
     stderr.print(f"{where}: {len(table)} results; {note}")
+    if table.event is not None:
+        say_warnings(table.event.warnings)
     emit(table, "import", settings)

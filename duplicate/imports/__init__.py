@@ -19,6 +19,7 @@ from duplicate.imports.session import (
     SessionInfo,
     TravellerLine,
     Winners,
+    not_played_warning,
     refuse_mixed_encoding,
     results_table,
 )
@@ -40,7 +41,8 @@ class Session:
     is scored by (the IMP method it declares, else percentage standings and Neuberg's
     factoring, as bridge programs publish; over several rounds, deals compared across
     the event), the adjustments its artificial scores are, and what the file says of
-    itself (title, date, names)."""
+    itself (title, date, names); `warnings`: what reading it noticed (boards not
+    played)."""
 
     table: pd.DataFrame
     note: str
@@ -49,6 +51,7 @@ class Session:
     rules: Rules = field(default_factory=lambda: Rules(method="percentage"))
     adjustments: pd.DataFrame | None = None
     info: SessionInfo = field(default_factory=SessionInfo)
+    warnings: tuple[Problem, ...] = ()
 
     def players(self) -> pd.DataFrame:
         """The players file the session gives: each pair's id and its players' names
@@ -152,7 +155,9 @@ def session_table(
         sections="one-field" if info.one_field else "apart",
         **settings,  # type: ignore[arg-type]
     )
-    return Session(converted.table, note, fmt, source, rules, converted.adjustments, info)
+    warning = not_played_warning(info, source)
+    warnings = (warning,) if warning is not None else ()
+    return Session(converted.table, note, fmt, source, rules, converted.adjustments, info, warnings)
 
 
 def session_lines(

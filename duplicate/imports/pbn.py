@@ -24,6 +24,7 @@ from duplicate.imports.session import (
     TravellerLine,
     artificial,
     has_fraction,
+    not_played,
     play_of,
     points,
 )
@@ -230,6 +231,9 @@ def _result(
             )
         )
         return None
+    if not_played(row.get("Score_NS", "-"), row.get("Score_EW", "-")):
+        info.not_played.append((board, number))
+        return None  # not played at this table: no result for either pair
     ns_score = _ns_score(row)
     given = artificial(row.get("Score_NS", "-"), row.get("Score_EW", "-"))
     if ns_score is None and given is None:

@@ -11,7 +11,9 @@ North-South and East-West pairs are ranked apart: their direction is their secti
 
 An artificial score (A5050, A60, A+, 40%) keeps its line as a result of 0 points and
 becomes an adjustment of that result (duplicate.model.adjustments): an assigned
-percentage, or average plus or minus.
+percentage, or average plus or minus. A board not played at a table (its score "NP", or
+none) is no result for either pair, as a sit-out is: the session's rules factor the
+board over the results it has.
 """
 
 from __future__ import annotations
@@ -79,6 +81,8 @@ class SessionInfo:
     # The file's sections were matchpointed as one field: its published tops are
     # higher than any one section's results could give.
     one_field: bool = False
+    # The lines that say a board was not played (board, line): no results.
+    not_played: list[tuple[str, int]] = field(default_factory=list)
 
 
 # A score in points: a whole number, written with a zero fraction by some programs
@@ -102,6 +106,31 @@ def points(text: str) -> int | None:
 def has_fraction(text: str) -> bool:
     """A number of points with a real fraction (`42.5`): no bridge score."""
     return bool(_FRACTION.fullmatch(text.strip()))
+
+
+def not_played(*scores: str) -> bool:
+    """Scores that say a board was not played at a table: "NP", or none ("-") for each
+    side."""
+    given = {score.strip().strip('"').casefold() for score in scores}
+    return bool(given) and given <= {"np", "-", ""}
+
+
+def not_played_warning(info: SessionInfo, source: str) -> Problem | None:
+    """The warning that names the lines of boards not played (left out, no results)."""
+    if not info.not_played:
+        return None
+    boards = sorted({board for board, _ in info.not_played}, key=natural)
+    count = len(info.not_played)
+    return Problem(
+        source,
+        f"{count} line{'s say' if count != 1 else ' says'} a board was not played (board"
+        f"{'s' if len(boards) != 1 else ''} {', '.join(boards)}): no result for either "
+        "pair; a board played fewer times is factored as the rules say",
+        tuple(line for _, line in info.not_played),
+        hint="give the score if the board was played",
+        position="line",
+        code="session.not-played",
+    )
 
 
 def artificial(ns: str, ew: str) -> tuple[str, str] | None:

@@ -30,6 +30,7 @@ from duplicate.imports.session import (
     TravellerLine,
     artificial,
     has_fraction,
+    not_played,
     play_of,
     points,
     refuse_mixed_encoding,
@@ -101,7 +102,8 @@ def read_usebio(data: bytes, source: str, info: SessionInfo | None = None) -> li
         refuse_mixed_encoding(data, source)
     found = Findings(source)
     lines: list[TravellerLine] = []
-    _info(root, info if info is not None else SessionInfo())
+    said = info if info is not None else SessionInfo()
+    _info(root, said)
     _nesting(root, found)
     boards: dict[Any, tuple[str, str] | None] = {}
     for traveller in root.iter("TRAVELLER_LINE"):
@@ -118,7 +120,7 @@ def read_usebio(data: bytes, source: str, info: SessionInfo | None = None) -> li
             boards[board] = (number, _section(board, found)) if number else None
         held = boards[board]
         if held is not None:
-            line = _line(traveller, *held, found)
+            line = _line(traveller, *held, found, said)
             if line is not None:
                 lines.append(line)
                 found.count(lines, line.line)
@@ -220,7 +222,9 @@ def _nesting(root: Any, found: Findings) -> None:
                 )
 
 
-def _line(traveller: Any, board: str, section: str, found: Findings) -> TravellerLine | None:
+def _line(
+    traveller: Any, board: str, section: str, found: Findings, info: SessionInfo
+) -> TravellerLine | None:
     values = [_field(traveller, name, found) for name in _LINE_FIELDS]
     if None in values:
         return None
@@ -229,6 +233,9 @@ def _line(traveller: Any, board: str, section: str, found: Findings) -> Travelle
             found.add(_missing(found.source, traveller, name))
             return None
     ns, ew, score = (str(v) for v in values)
+    if not_played(score):
+        info.not_played.append((board, traveller.sourceline or 1))
+        return None  # not played at this table: no result for either pair
     in_points = points(score)
     given = artificial(score, "-") if in_points is None else None
     if in_points is None and given is None:

@@ -309,6 +309,38 @@ def test_count_back_splits_a_tie_on_board_wins(tmp_path: Path) -> None:
     assert "A is ahead on point-a-board count-back: 4 points against 2" in out
 
 
+def test_explain_writes_a_shared_place_as_the_standings_do(tmp_path: Path) -> None:
+    """With shared places written `2=`, explain's text and JSON give B's place, and its
+    neighbours', as the standings write them; written plainly, as plain numbers."""
+    session = tied_pairs(tmp_path, (2, 1, 0, 3))
+    base = ("--method", "percentage", "--shared-places", "equals")
+    code, out, err = run("standings", session, *base, "-o", "-")
+    assert code == 0, err
+    written = places(out)
+    assert (written["A"], written["B"], written["C"]) == ("2=", "2=", "4")
+    code, out, err = run("explain", "B", session, *base)
+    assert code == 0, err
+    assert out.startswith("Player B: place 2= of 4\n")
+    assert "Above: A, place 2=, 55.56%. Equal percentages: the place is shared." in out
+    assert "Below: C, place 4, 22.22%." in out
+    code, out, err = run("explain", "B", session, *base, "--format", "json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert (document["place"], document["above"]["place"], document["below"]["place"]) == (
+        "2=",
+        "2=",
+        "4",
+    )
+    code, out, err = run("explain", "B", session, "--method", "percentage", "--format", "json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert (document["place"], document["above"]["place"], document["below"]["place"]) == (
+        2,
+        2,
+        4,
+    )
+
+
 def test_a_count_back_cycle_stays_shared(tmp_path: Path) -> None:
     """Deal 3: A 2, B 1, C 3, D 0: A, B and C have 10 MP each. A beats B, B beats C, C
     beats A on two deals of three: 6 points each against the other two; the place

@@ -66,7 +66,7 @@ def render_text(e: Explanation, words: Words = CARD_GAMES) -> str:
     where = f" in section {e.section}" if e.section else ""
     named = f" ({e.name})" if e.name else ""
     lines = [
-        f"Player {e.player}{named}{where}: place {e.place} of {e.players}"
+        f"Player {e.player}{named}{where}: place {e.place_shown} of {e.players}"
         + (", in a play-off" if e.playoff else ""),
         "",
     ]
@@ -163,7 +163,7 @@ def _percentage_lines(e: Explanation, words: Words) -> list[str]:
         if n is None:
             continue
         label = "Above" if side == "above" else "Below"
-        who = f"{label}: {_who(n)}, place {n.place}, {n.shown}%."
+        who = f"{label}: {_who(n)}, place {n.place_shown}, {n.shown}%."
         if n.criterion == "shared":
             lines += ["", f"{who} Equal percentages: the place is shared."]
         elif n.criterion == "count_back":
@@ -222,7 +222,7 @@ def _imp_lines(e: Explanation, words: Words) -> list[str]:
         if n is None:
             continue
         label = "Above" if side == "above" else "Below"
-        who = f"{label}: {_who(n)}, place {n.place}, {n.shown} IMPs."
+        who = f"{label}: {_who(n)}, place {n.place_shown}, {n.shown} IMPs."
         if n.criterion == "shared":
             lines += ["", f"{who} Equal totals: the place is shared."]
         else:
@@ -242,7 +242,7 @@ def _neighbour(side: str, n: Neighbour) -> str:
     from duplicate.scoring.explanation import number_text as text
 
     label = "Above" if side == "above" else "Below"
-    who = f"{label}: {_who(n)}, place {n.place}, total {n.shown}."
+    who = f"{label}: {_who(n)}, place {n.place_shown}, total {n.shown}."
     if n.criterion == "tied":
         return f"{who} Tied on every criterion: a play-off decides."
     if n.criterion == "rank_counts":

@@ -109,6 +109,7 @@ def explain(
         method=rules.method,
         section=me["section"],
         place=place_number(me["place"]),
+        place_written=written_place(me["place"]),
         players=len(in_section),
         playoff=playoff,
     )
@@ -202,6 +203,12 @@ def place_number(place: object) -> int:
     return int(str(place).rstrip("="))
 
 
+def written_place(place: object) -> int | str:
+    """A place as the standings write it: a number, or text when shared places are
+    written with `=` (8=, and then 9 as "9" too)."""
+    return place if isinstance(place, str) else int(str(place))
+
+
 def rounded(value: Fraction, rounding: str) -> int:
     """`value` to a whole number, an exact half going as `rounding` says (half-up: away
     from zero; half-down: towards zero; half-even)."""
@@ -279,6 +286,7 @@ def _versus_percentage(
     versus = {
         "player": str(other["player"]),
         "place": place_number(other["place"]),
+        "place_written": written_place(other["place"]),
         "percentage": other["percentage"],
         "ahead": ahead["player"],
         "criterion": "percentage" if a != b else "shared",

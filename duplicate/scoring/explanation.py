@@ -179,6 +179,12 @@ class Neighbour:
     ahead_count: int | None = None
     behind_count: int | None = None
     name: str = ""
+    # The place as the standings write it (7, or 7= with shared places written so).
+    place_written: int | str = 0
+
+    @property
+    def place_shown(self) -> str:
+        return str(self.place_written or self.place)
 
 
 @dataclass(frozen=True)
@@ -212,10 +218,16 @@ class Explanation:
     below: Neighbour | None = None
     # IMP scoring (cross-IMPs, Butler): how each deal's IMPs were found.
     imps: ImpDetail | None = None
+    # The place as the standings write it (7, or 7= with shared places written so).
+    place_written: int | str = 0
 
     @property
     def by_percentage(self) -> bool:
         return self.percentage is not None
+
+    @property
+    def place_shown(self) -> str:
+        return str(self.place_written or self.place)
 
     @classmethod
     def of(cls, found: dict[str, Any], event: Event) -> Explanation:
@@ -260,6 +272,7 @@ class Explanation:
             above=_neighbour(found["above"], name) if "above" in found else None,
             below=_neighbour(found["below"], name) if "below" in found else None,
             imps=found.get("imps"),
+            place_written=found.get("place_written", int(found["place"])),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -306,7 +319,7 @@ class Explanation:
         tail: dict[str, Any] = {
             "method": self.method,
             "section": self.section,
-            "place": self.place,
+            "place": self.place_written or self.place,
             "players": self.players,
             "playoff": self.playoff,
         }
@@ -339,6 +352,7 @@ def _neighbour(found: dict[str, Any], name: Any) -> Neighbour:
         ahead_count=found.get("ahead_count"),
         behind_count=found.get("behind_count"),
         name=name(found["player"]),
+        place_written=found.get("place_written", int(str(found["place"]).rstrip("="))),
     )
 
 
@@ -381,7 +395,7 @@ def _neighbour_json(n: Neighbour, by_percentage: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"player": n.player}
     if n.name:
         out["name"] = n.name
-    out["place"] = n.place
+    out["place"] = n.place_written or n.place
     out["percentage" if by_percentage else "total"] = n.shown
     out["ahead"] = n.ahead
     if by_percentage:

@@ -53,6 +53,8 @@ def verify(
         stderr.print(
             f"not compared (not in {found.published}): {', '.join(found.not_compared)}",
         )
+    for said in found.fewer_decimals:
+        stderr.print(said)
     if found.agrees:
         with publishing("verify", event.rules, event, settings):
             pass  # nothing to write but the manifest, when asked

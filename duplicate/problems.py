@@ -858,7 +858,7 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind(
         "published.no-player",
-        "The published standings have no player column.",
+        "The published standings have no player column (nor a pair or pair_id column).",
         "Give a file written by `duplicate standings`.",
     ),
     Kind(

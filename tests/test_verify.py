@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import duplicate
 from duplicate.cli import app
-from tests.conftest import SAMPLE
+from tests.conftest import SAMPLE, codes, line_of
 
 runner = CliRunner()
 RESULTS = str(SAMPLE / "big2_event.csv")
@@ -156,3 +156,95 @@ def test_an_id_with_a_nul_is_a_difference_not_a_defect(tmp_path: Path) -> None:
     result = runner.invoke(app, ["verify", RESULTS, str(published)])
     assert result.exit_code == 1, result.stderr
     assert "\\x00,0,player,0,(not in the results)" in result.stdout
+
+
+SESSION = str(SAMPLE / "bridge_session.pbn")
+
+
+def published_session(tmp_path: Path, *changes: tuple[str, str]) -> Path:
+    """The sample session's percentage standings as `standings` writes them, edited."""
+    path = tmp_path / "session.csv"
+    assert runner.invoke(app, ["standings", SESSION, "-o", str(path)]).exit_code == 0
+    text = path.read_text()
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new)
+    path.write_text(text)
+    return path
+
+
+ONE_DECIMAL = ((",78.89,", ",78.9,"), (",52.22,", ",52.2,"), (",35.56,", ",35.6,"))
+
+
+def test_percentages_published_at_one_decimal_agree(tmp_path: Path) -> None:
+    path = published_session(tmp_path, *ONE_DECIMAL)
+    result = runner.invoke(app, ["verify", SESSION, str(path)])
+    assert (result.exit_code, result.stdout) == (0, ""), result.stderr
+    assert "percentage compared at 1 decimal, as published\n" in result.stderr
+    assert "agrees" in result.stderr
+
+
+def test_a_wrong_percentage_at_one_decimal_is_named(tmp_path: Path) -> None:
+    path = published_session(tmp_path, *ONE_DECIMAL[:1], (",52.22,", ",52.3,"))
+    result = runner.invoke(app, ["verify", SESSION, str(path), "--format", "csv"])
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "section,player,field,published,recomputed\nEW,7,percentage,52.3,52.22\n"
+    )
+    assert "in 1 field" in result.stderr
+
+
+def test_more_decimals_than_ours_must_match_exactly(tmp_path: Path) -> None:
+    # 78.888... is 78.89 to 2 decimals; 78.889 is more than the standings show.
+    path = published_session(tmp_path, (",78.89,", ",78.889,"))
+    result = runner.invoke(app, ["verify", SESSION, str(path), "--format", "csv"])
+    assert result.exit_code == 1
+    assert "EW,9,percentage,78.889,78.89\n" in result.stdout
+    assert "compared at" not in result.stderr
+
+
+def test_an_exact_half_rounds_as_the_rules_say(tmp_path: Path) -> None:
+    # Pair 5 has exactly 37.5%: 38 rounding half-up, 37 half-down.
+    up = published_session(tmp_path, (",37.50,", ",38,"))
+    result = runner.invoke(app, ["verify", SESSION, str(up)])
+    assert (result.exit_code, result.stdout) == (0, ""), result.stderr
+    assert "percentage compared at 0 decimals, as published\n" in result.stderr
+    down = ["--percentage-rounding", "half-down", "--format", "csv"]
+    result = runner.invoke(app, ["verify", SESSION, str(up), *down])
+    assert result.exit_code == 1
+    assert "NS,5,percentage,38,37.50\n" in result.stdout
+    up.write_text(up.read_text().replace(",38,", ",37,"))
+    assert runner.invoke(app, ["verify", SESSION, str(up), *down]).exit_code == 0
+
+
+def test_the_exact_value_is_rounded_not_the_written_one() -> None:
+    from fractions import Fraction
+
+    from duplicate.scoring.verify import differences as found
+
+    published = pd.DataFrame({"player": ["1"], "percentage": ["66.6"]})
+    recomputed = pd.DataFrame({"section": [""], "player": ["1"], "percentage": ["66.65"]})
+    # 66.649 is 66.65 to 2 decimals but 66.6 to 1: never rounded twice.
+    exact = {"percentage": {("", "1"): Fraction(66649, 1000)}}
+    assert found(published, recomputed, exact).empty
+    assert found(published, recomputed)["recomputed"].tolist() == ["66.65"]
+
+
+@pytest.mark.parametrize("header", ["pair", "Pair", "pair_id"])
+def test_a_pair_column_is_the_player_column(tmp_path: Path, header: str) -> None:
+    path = published_session(tmp_path, ("section,place,player,", f"section,place,{header},"))
+    result = runner.invoke(app, ["verify", SESSION, str(path)])
+    assert (result.exit_code, result.stdout) == (0, ""), result.stderr
+    # Still compared: a wrong percentage of a pair is a difference.
+    path.write_text(path.read_text().replace(",52.22,", ",52.23,"))
+    result = runner.invoke(app, ["verify", SESSION, str(path), "--format", "csv"])
+    assert result.exit_code == 1
+    assert "EW,7,percentage,52.23,52.22\n" in result.stdout
+
+
+def test_a_file_without_player_nor_pair_is_refused(tmp_path: Path) -> None:
+    path = published_session(tmp_path, ("section,place,player,", "section,place,team,"))
+    result = runner.invoke(app, ["verify", SESSION, str(path)])
+    assert result.exit_code != 0
+    assert codes(result.stderr) == ["published.no-player"]
+    assert "(nor pair)" in line_of("published.no-player", result.stderr)

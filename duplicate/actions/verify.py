@@ -24,6 +24,9 @@ class Verification:
     published: str
     # The standings' columns the published file does not show: not compared.
     not_compared: tuple[str, ...] = ()
+    # The columns compared at fewer decimals, as published ("percentage compared at 1
+    # decimal, as published").
+    fewer_decimals: tuple[str, ...] = ()
 
     @property
     def agrees(self) -> bool:
@@ -52,7 +55,13 @@ def verify(
     from duplicate.event import Part
     from duplicate.io.read import read_published, source_name
     from duplicate.model.columns import compared
-    from duplicate.scoring.verify import differences, not_compared, require_players
+    from duplicate.scoring.verify import (
+        compared_at_fewer_decimals,
+        differences,
+        not_compared,
+        require_players,
+        with_player_column,
+    )
 
     event = event_of(source, rules, adjustments=adjustments, encoding=encoding, **settings)
     if isinstance(published, str) or hasattr(published, "__fspath__"):
@@ -61,14 +70,38 @@ def verify(
         event = replace(event, parts=(*event.parts, Part("published", str(published), len(table))))
     else:
         name, table = "the published standings", published
+    table = with_player_column(table)
     require_players(table, name)
     recomputed = standings(event).frame
     if "name" not in {compared(c) for c in table.columns}:
         # Names are compared when the published file shows them.
         recomputed = recomputed.drop(columns="name", errors="ignore")
-    found = differences(_by_id(table, event), recomputed)
+    by_id = _by_id(table, event)
+    found = differences(
+        by_id, recomputed, _exact(event, recomputed), event.rules.percentage_rounding
+    )
     table_out = Table("differences", event.rules, with_names(found, event.players), event=event)
-    return Verification(table_out, name, tuple(not_compared(table, recomputed)))
+    return Verification(
+        table_out,
+        name,
+        tuple(not_compared(table, recomputed)),
+        tuple(compared_at_fewer_decimals(by_id, recomputed)),
+    )
+
+
+def _exact(event: Event, recomputed: pd.DataFrame) -> dict[str, Any]:
+    """The standings' percentages before rounding, by (section, player), when they
+    are by percentage."""
+    from fractions import Fraction
+
+    from duplicate.scoring.percentage import exact_percentages
+
+    if "percentage" not in recomputed.columns:
+        return {}
+    found = exact_percentages(event.needs_results("verify"), event.rules, event.adjustments)
+    keys = zip(found["section"].to_pylist(), found["player"], strict=True)
+    values = (Fraction(n, d) for n, d in zip(found["num"], found["den"], strict=True))
+    return {"percentage": {(str(s), str(p)): v for (s, p), v in zip(keys, values, strict=True)}}
 
 
 def _by_id(published: pd.DataFrame, event: Event) -> pd.DataFrame:

@@ -41,7 +41,8 @@ def verify(
     Exit 0 when they agree; exit 1 listing every difference (player, field, published,
     recomputed) on standard output. Only the columns the published file has are
     compared (a file of place, player and total is checked on those); the others are
-    named on standard error.
+    named on standard error. A number published with fewer decimals is compared at
+    its own (the exact value rounded to them); a `pair` column reads as the player.
 
     Example: duplicate verify results.csv published/standings.csv
     """
@@ -53,6 +54,8 @@ def verify(
         stderr.print(
             f"not compared (not in {found.published}): {', '.join(found.not_compared)}",
         )
+    for said in found.fewer_decimals:
+        stderr.print(said)
     if found.agrees:
         with publishing("verify", event.rules, event, settings):
             pass  # nothing to write but the manifest, when asked

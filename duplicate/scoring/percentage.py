@@ -9,18 +9,22 @@ rounds, shared places written `8=`, ties split by count-back (percentage_convent
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyarrow as pa
 
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.codes import first_rows, sum_by
-from duplicate.model.exact import decimal_array, ratio_key
+from duplicate.model.exact import IntArray, decimal_array, ratio_key
 from duplicate.model.grouping import group_codes, section_codes
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
 from duplicate.scoring.final_order import PLAYER_KEYS, Criterion, final_order
 from duplicate.scoring.percentage_conventions import (
+    BoardFigures,
+    PairPercentages,
     board_figures,
     count_back_points,
     pair_percentages,
@@ -38,18 +42,8 @@ def percentage_standings(
 ) -> pa.Table:
     """Players by exact session percentage; equal percentages share the place (or are
     split by count-back when the rules say so)."""
-    items = score_items(results, rules, adjustments)
-    item = items.row_item
-    counted = (items.pct_den[item] > 0) & ~is_robot(results.columns["player"])
-    rows = np.flatnonzero(counted)
-    # The comparison groups' tops count for assigned results, when a convention uses
-    # board MPs (total MP, or rounded MPs); the default needs none.
-    by_mp = rules.percentage_of == "total" or rules.board_mp != "exact"
-    group = comparison_groups(results, rules)[0] if by_mp else None
-    figures = board_figures(items, group, rows, rules)
-    kept = {name: take(results.columns[name], rows) for name in PLAYER_KEYS}
-    player, n_players = group_codes(kept, PLAYER_KEYS)
-    pct = pair_percentages(figures, player, n_players, rules)
+    counted = _counted(results, rules, adjustments)
+    figures, kept, player, n_players, pct, rows = counted
     first = first_rows(player, n_players)
     compared = figures.compared
     mp_total = sum_by(player, np.where(compared, figures.mp, 0), n_players)
@@ -74,3 +68,39 @@ def percentage_standings(
     if rules.shared_places == "equals":
         ordered["place"] = place_text(ordered["place"], ordered["section"])
     return standings_table(ordered, PERCENTAGE_COLUMNS)
+
+
+_Counted = tuple[BoardFigures, dict[str, Any], IntArray, int, PairPercentages, IntArray]
+
+
+def _counted(results: Results, rules: Rules, adjustments: Adjustments | None) -> _Counted:
+    """The counted results' board figures, their players (kept columns, codes, count),
+    the players' percentages and the counted rows."""
+    items = score_items(results, rules, adjustments)
+    item = items.row_item
+    counted = (items.pct_den[item] > 0) & ~is_robot(results.columns["player"])
+    rows = np.flatnonzero(counted)
+    # The comparison groups' tops count for assigned results, when a convention uses
+    # board MPs (total MP, or rounded MPs); the default needs none.
+    by_mp = rules.percentage_of == "total" or rules.board_mp != "exact"
+    group = comparison_groups(results, rules)[0] if by_mp else None
+    figures = board_figures(items, group, rows, rules)
+    kept = {name: take(results.columns[name], rows) for name in PLAYER_KEYS}
+    player, n_players = group_codes(kept, PLAYER_KEYS)
+    pct = pair_percentages(figures, player, n_players, rules)
+    return figures, kept, player, n_players, pct, rows
+
+
+def exact_percentages(
+    results: Results, rules: Rules, adjustments: Adjustments | None = None
+) -> dict[str, Any]:
+    """Each player's session percentage before it is rounded to hundredths: section,
+    player and the exact percentage as num / den (Python integers)."""
+    _, kept, player, n_players, pct, _ = _counted(results, rules, adjustments)
+    first = first_rows(player, n_players)
+    return {
+        "section": section_text(kept["section"], first),
+        "player": take(kept["player"], first),
+        "num": [100 * int(n) for n in pct.key_num],
+        "den": [int(d) * pct.common for d in pct.key_den],
+    }

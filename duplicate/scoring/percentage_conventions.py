@@ -51,12 +51,13 @@ class BoardFigures:
 class PairPercentages:
     """Per player: the percentage published (hundredths), an exact sort key
     (key_num / key_den is the percentage times a factor common to every player) and
-    the deals counted."""
+    the deals counted; the exact percentage is 100 * key_num / (key_den * common)."""
 
     centi: IntArray
     key_num: IntArray
     key_den: IntArray
     deals: IntArray
+    common: int = 1
 
 
 def board_figures(
@@ -114,7 +115,7 @@ def pair_percentages(
     if rules.percentage_of == "mean":
         total, deals, common = fraction_sums(figures.num, figures.den, player, n_players)
         centi = div_rounded(total * 10000, deals * common, rules.percentage_rounding)
-        return PairPercentages(centi, total, deals, deals)
+        return PairPercentages(centi, total, deals, deals, common)
     mp, _, common = fraction_sums(figures.mp_num, figures.mp_den, player, n_players)
     top = sum_by(player, figures.group_top, n_players)
     # No top at all (every board alone or assigned without a comparison): 50%.
@@ -127,7 +128,7 @@ def pair_percentages(
             "number.out-of-range",
         )
     centi = div_rounded(mp * 10000, top * common, rules.percentage_rounding)
-    return PairPercentages(centi, mp, top, deals)
+    return PairPercentages(centi, mp, top, deals, common)
 
 
 # Count-back compares every pair of a tie on every board any of them played: at most

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
+
 import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
 from duplicate.model.columns import compared
+from duplicate.scoring.explain import rounded
 
 DIFFERENCE_COLUMNS = ("section", "player", "field", "published", "recomputed")
 KEYS = ("section", "player")
+# What a published file may call its player column when it has none named player
+# (bridge clubs publish pairs), in the order looked for.
+PLAYER_ALIASES = ("pair", "pair_id")
 _PLAIN_NUMBER = r"[+-]?[0-9]+(?:\.[0-9]*)?"
+# Exact values before rounding, by column: (section, player) -> the value.
+Exact = dict[str, dict[tuple[str, str], Fraction]]
 
 
 def shown(column: pd.Series) -> pd.Series:
@@ -46,13 +55,52 @@ def canonical(column: pd.Series) -> pd.Series:
     return text.where(~text.str.fullmatch(_PLAIN_NUMBER), number)
 
 
-def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFrame:
+def comparable(frame: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
+    """The keys as written, then each field as comparable text and as written."""
+    keys = {c: shown(frame[c]) for c in KEYS}
+    values = {c: canonical(frame[c]) for c in fields}
+    return pd.DataFrame({**keys, **values, **{f"{c} as written": shown(frame[c]) for c in fields}})
+
+
+def decimals(text: pd.Series) -> pd.Series:
+    """How many decimals each plain number is written with (<NA> for other text)."""
+    digits = text.str.extract(f"^({_PLAIN_NUMBER})$")[0].str.extract(r"\.([0-9]*)$")[0]
+    count = digits.str.len().fillna(0).astype("Int64")
+    return count.where(text.str.fullmatch(_PLAIN_NUMBER).fillna(False).astype(bool))
+
+
+def fewer_decimals(published: pd.Series, recomputed: pd.Series) -> pd.Series:
+    """Where a published number has fewer decimals than the recomputed one."""
+    mine, ours = decimals(published), decimals(recomputed)
+    return (mine.notna() & ours.notna() & (mine < ours)).fillna(False).astype(bool)
+
+
+def agrees_as_published(
+    published: str, recomputed: str, exact: Fraction | None, rounding: str
+) -> bool:
+    """Whether the recomputed value (exact when known), rounded to the published
+    number's decimals (an exact half going as `rounding` says), is the published one."""
+    places = len(published.partition(".")[2])
+    value = exact if exact is not None else Fraction(Decimal(recomputed))
+    scale = 10**places
+    return bool(Fraction(Decimal(published)) * scale == rounded(value * scale, rounding))
+
+
+def differences(
+    published: pd.DataFrame,
+    recomputed: pd.DataFrame,
+    exact: Exact | None = None,
+    percentage_rounding: str = "half-up",
+) -> pd.DataFrame:
     """One row per field that differs: section, player, field, published, recomputed.
 
     Only the columns the published table has are compared (not_compared names the
     others). Players are matched by (section, player), their ids compared as written; a player
     published twice, missing or extra is a difference. Rows come by player, then field
-    order; values are shown as written.
+    order; values are shown as written. A number published with fewer decimals than the
+    recomputed one is compared at its own: the recomputed value (`exact`, by column and
+    player, when given) rounded to them, half-up (a percentage as `percentage_rounding`
+    says).
     """
     published = published.rename(columns=compared)
     if "section" not in published.columns:
@@ -60,18 +108,15 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
     missing = not_compared(published, recomputed)
     fields = [str(c) for c in recomputed.columns if c not in KEYS and c not in missing]
 
-    def comparable(frame: pd.DataFrame) -> pd.DataFrame:
-        keys = {c: shown(frame[c]) for c in KEYS}
-        values = {c: canonical(frame[c]) for c in fields}
-        return pd.DataFrame(
-            {**keys, **values, **{f"{c} as written": shown(frame[c]) for c in fields}}
-        )
-
-    mine = comparable(published)
+    mine = comparable(published, fields)
     repeated = mine[mine.duplicated(list(KEYS), keep=False)]
     counts = repeated.groupby(list(KEYS), sort=False).size().reset_index(name="rows")
     both = mine.drop_duplicates(list(KEYS)).merge(
-        comparable(recomputed), on=list(KEYS), how="outer", suffixes=("", "_new"), indicator=True
+        comparable(recomputed, fields),
+        on=list(KEYS),
+        how="outer",
+        suffixes=("", "_new"),
+        indicator=True,
     )
     only_published = both[both["_merge"] == "left_only"]
     only_results = both[both["_merge"] == "right_only"]
@@ -95,6 +140,22 @@ def differences(published: pd.DataFrame, recomputed: pd.DataFrame) -> pd.DataFra
     matched = both[both["_merge"] == "both"]
     for position, field in enumerate(fields):
         differ = matched[matched[field] != matched[f"{field}_new"]]
+        written = f"{field} as written"
+        coarser = differ[fewer_decimals(differ[written], differ[f"{written}_new"]).to_numpy()]
+        if len(coarser):
+            values = (exact or {}).get(field, {})
+            rounding = percentage_rounding if field == "percentage" else "half-up"
+            agree = [
+                agrees_as_published(mine, ours, values.get((section, player)), rounding)
+                for mine, ours, section, player in zip(
+                    coarser[written],
+                    coarser[f"{written}_new"],
+                    coarser["section"],
+                    coarser["player"],
+                    strict=True,
+                )
+            ]
+            differ = differ.drop(index=coarser.index[agree])
         pieces.append(
             differ[list(KEYS)].assign(
                 field=field,
@@ -115,6 +176,16 @@ def not_compared(published: pd.DataFrame, recomputed: pd.DataFrame) -> list[str]
     return [str(c) for c in recomputed.columns if str(c) not in have]
 
 
+def with_player_column(published: pd.DataFrame) -> pd.DataFrame:
+    """The published table with its `pair` (or `pair_id`) column read as the player
+    column, when it has no player column."""
+    headers = {compared(c): c for c in published.columns}
+    if "player" in headers:
+        return published
+    alias = next((headers[a] for a in PLAYER_ALIASES if a in headers), None)
+    return published if alias is None else published.rename(columns={alias: "player"})
+
+
 def require_players(published: pd.DataFrame, published_name: str) -> None:
     """InvalidData unless the published table has a player column."""
     if "player" not in published.rename(columns=compared).columns:
@@ -122,9 +193,35 @@ def require_players(published: pd.DataFrame, published_name: str) -> None:
             [
                 Problem(
                     published_name,
-                    "has no player column",
+                    "has no player column (nor pair)",
                     hint="give a file written by standings",
                     code="published.no-player",
                 )
             ]
         )
+
+
+def compared_at_fewer_decimals(published: pd.DataFrame, recomputed: pd.DataFrame) -> list[str]:
+    """The columns in which some published number was compared at fewer decimals than
+    the recomputed one has (it differs from it as written), with those decimals:
+    ["percentage compared at 1 decimal, as published"]."""
+    published = published.rename(columns=compared)
+    if "section" not in published.columns:
+        published = published.assign(section="")
+    fields = [c for c in recomputed.columns if c not in KEYS and c in published.columns]
+    both = comparable(published, fields).merge(
+        comparable(recomputed, fields), on=list(KEYS), suffixes=("", "_new")
+    )
+    said = []
+    for field in fields:
+        written = both[f"{field} as written"]
+        rounded_here = fewer_decimals(written, both[f"{field} as written_new"]) & (
+            both[field] != both[f"{field}_new"]
+        )
+        coarser = written[rounded_here.to_numpy()]
+        places = sorted({int(n) for n in decimals(coarser)})
+        if places:
+            count = " or ".join(str(n) for n in places)
+            unit = "decimal" if places == [1] else "decimals"
+            said.append(f"{field} compared at {count} {unit}, as published")
+    return said

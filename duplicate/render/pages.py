@@ -39,6 +39,7 @@ table{border-collapse:collapse;font-size:.9rem}
 th,td{padding:.25rem .45rem;border-bottom:1px solid #d9dde5;white-space:nowrap;text-align:left}
 th{background:#f2f4f8;vertical-align:bottom;white-space:normal;word-break:keep-all}td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.wrap{white-space:normal;word-break:keep-all;min-width:8rem;max-width:24rem}
+table.traveller td.wrap{min-width:20rem}
 .flag{color:#b3261e;font-weight:600}pre{background:#f2f4f8;padding:1rem;overflow:auto}
 .pick{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:baseline}
 .pick strong{padding:0 .25rem;border-bottom:2px solid #2f5db3}

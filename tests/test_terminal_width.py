@@ -13,26 +13,14 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from duplicate.scoring.standings import STANDINGS_COLUMNS
 from tests.conftest import SAMPLE
 from tests.test_cli import on_a_terminal
 
 EVENT = str(SAMPLE / "big2_event.csv")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 LEFT_OUT = re.compile(r"not shown in (\d+) columns: (.*) \(a wider terminal")
-STANDINGS = [
-    "section",
-    "place",
-    "player",
-    "total",
-    "penalty",
-    "deals",
-    "beaten_avg",
-    "rank_counts",
-    "total_seconds",
-    "trimmed_seconds",
-    "decided_by",
-    "playoff",
-]
+STANDINGS = list(STANDINGS_COLUMNS)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals")
 

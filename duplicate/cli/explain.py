@@ -159,26 +159,7 @@ def _percentage_lines(e: Explanation, words: Words) -> list[str]:
     convention = e.rules.percentage_convention(changed_only=True)
     if convention:
         lines.append(f"Percentage convention: {convention}")
-    for side, n in (("above", e.above), ("below", e.below)):
-        if n is None:
-            continue
-        label = "Above" if side == "above" else "Below"
-        who = f"{label}: {_who(n)}, place {n.place_shown}, {n.shown}%."
-        if n.criterion == "shared":
-            lines += ["", f"{who} Equal percentages: the place is shared."]
-        elif n.criterion == "count_back":
-            lines += [
-                "",
-                f"{who} Equal percentages; {n.ahead} is ahead on point-a-board count-back: "
-                f"{n.ahead_value} points against {n.behind_value}",
-            ]
-        else:
-            lines += [
-                "",
-                f"{who} {n.ahead} is ahead: {n.ahead_value} against "
-                f"{n.behind_value} (by {n.by}; exactly {n.by_exact})",
-            ]
-    return lines
+    return lines + _equal_or_ahead(e, "%", "Equal percentages")
 
 
 def _imp_lines(e: Explanation, words: Words) -> list[str]:
@@ -218,18 +199,31 @@ def _imp_lines(e: Explanation, words: Words) -> list[str]:
         lines.append(
             f"Total {text(e.imps.total)} = {text(e.imps.summed)} x {e.imps.scaled_to} / {count}"
         )
+    return lines + _equal_or_ahead(e, " IMPs", "Equal totals")
+
+
+def _equal_or_ahead(e: Explanation, unit: str, equal: str) -> list[str]:
+    """How the player's figure (a percentage, IMPs) compares with each neighbour's: a
+    shared place, count-back, or who is ahead and by how much."""
+    lines: list[str] = []
     for side, n in (("above", e.above), ("below", e.below)):
         if n is None:
             continue
         label = "Above" if side == "above" else "Below"
-        who = f"{label}: {_who(n)}, place {n.place_shown}, {n.shown} IMPs."
+        who = f"{label}: {_who(n)}, place {n.place_shown}, {n.shown}{unit}."
         if n.criterion == "shared":
-            lines += ["", f"{who} Equal totals: the place is shared."]
+            lines += ["", f"{who} {equal}: the place is shared."]
+        elif n.criterion == "count_back":
+            lines += [
+                "",
+                f"{who} {equal}; {n.ahead} is ahead on point-a-board count-back: "
+                f"{n.ahead_value} points against {n.behind_value}",
+            ]
         else:
             lines += [
                 "",
-                f"{who} {n.ahead} is ahead: {n.ahead_value} against {n.behind_value} "
-                f"(by {n.by}; exactly {n.by_exact})",
+                f"{who} {n.ahead} is ahead: {n.ahead_value} against "
+                f"{n.behind_value} (by {n.by}; exactly {n.by_exact})",
             ]
     return lines
 

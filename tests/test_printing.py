@@ -22,7 +22,7 @@ import pandas as pd
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pypinyin import Style, lazy_pinyin
 from typer.testing import CliRunner
@@ -308,6 +308,7 @@ def _reference(name: str) -> list[tuple[str, str]]:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.text(alphabet=HAN, min_size=1, max_size=3), min_size=2, max_size=12))
+@example(["陆", "陆万"])  # read as a phrase, 陆万 is the number liu wan
 def test_chinese_names_sort_as_their_syllables_read_one_by_one(names: list[str]) -> None:
     ordered = sorted(names, key=name_key)
     # Each name's syllables (letters, then tone) never come before the previous one's.

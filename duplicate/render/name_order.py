@@ -52,6 +52,8 @@ SURNAMES = {
     "员": ["yun4"],
 }
 _SYLLABLE = re.compile(r"([a-zü]+)([1-5])")
+# A Chinese character, or a run of anything else.
+_CHARACTERS = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[^\u3400-\u9fff\uf900-\ufaff]+")
 
 
 Key = tuple[tuple[tuple[str, str], ...], str]
@@ -64,8 +66,11 @@ def name_key(name: str) -> Key:
     text = unicodedata.normalize("NFC", name.strip())
     surname = _surname(text)
     syllables = surname[1] if surname else []
+    # Each character read by itself: a name is no phrase (陆万 is Lu Wan, not the
+    # number liu wan); letters and digits kept in runs (P10 stays ten).
+    rest = _CHARACTERS.findall(text[len(surname[0]) if surname else 0 :])
     syllables = syllables + lazy_pinyin(
-        text[len(surname[0]) if surname else 0 :],
+        rest,
         style=Style.TONE3,
         neutral_tone_with_five=True,
         v_to_u=True,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
 import io
 import json
 import tomllib
@@ -9,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 import duplicate
@@ -27,6 +30,29 @@ def cli(*args: str) -> str:
 def test_every_public_name_resolves() -> None:
     for name in duplicate.__all__:
         assert getattr(duplicate, name) is not None, name
+    assert set(duplicate.__all__) <= set(dir(duplicate))
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        duplicate.nothing  # noqa: B018
+
+
+def test_type_checkers_see_the_names_the_package_gives() -> None:
+    """The package imports each name on first use; the imports type checkers read
+    (under TYPE_CHECKING) name the same objects, from the same modules."""
+    tree = ast.parse(Path(duplicate.__file__).read_text(encoding="utf-8"))
+    block = next(
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    )
+    seen = {
+        alias.asname or alias.name: node.module
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert set(seen) == set(duplicate.__all__) - {"__version__"}
+    for name, module in seen.items():
+        assert getattr(duplicate, name) is getattr(importlib.import_module(str(module)), name)
 
 
 def test_seat_is_the_seat_command() -> None:

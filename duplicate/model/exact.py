@@ -14,6 +14,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from duplicate.errors import OutOfRange
+from duplicate.model.arrays import arrow_array
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,7 +79,7 @@ def decimal_array(
 
     decimal64 holds the same int64 the computation produced: no copy, no conversion.
     """
-    ints = pa.array(np.asarray(units, dtype=np.int64), mask=mask)
+    ints = arrow_array(np.asarray(units, dtype=np.int64), mask=mask)
     return pa.Array.from_buffers(pa.decimal64(18, scale), len(ints), ints.buffers())
 
 

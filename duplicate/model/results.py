@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.errors import InvalidData, Problem
+from duplicate.model.arrays import arrow_array
 from duplicate.model.cells import SCORE_HINT, SECONDS_HINT, Cells, RawColumns, raw_columns
 from duplicate.model.codes import (
     combine,
@@ -157,8 +158,7 @@ class Results:
 def no_section(n: int) -> Any:
     """The one empty section of n rows, as a dictionary: a byte a row, no text."""
     return pa.DictionaryArray.from_arrays(
-        pa.array(np.zeros(n, dtype=np.int8)),  # type: ignore[arg-type]
-        pa.array([""], pa.large_string()),
+        arrow_array(np.zeros(n, dtype=np.int8)), pa.array([""], pa.large_string())
     )
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from duplicate.model.arrays import arrow_array
 from duplicate.model.codes import (
     arrow_strings,
     code_type,
@@ -131,7 +132,7 @@ def _every_deal_seated_alike(results: Results, deal_key: list[str], players: pa.
     if not _same_players(players, round_place, row_of):
         return False
     held = np.flatnonzero(row_of >= 0)
-    players_held, n_players = text_codes(players.take(row_of[held]))
+    players_held, n_players = text_codes(players.take(arrow_array(row_of[held])))
     if has_repeats(*combine([(held // n_places, n_rounds), (players_held, n_players)])):
         return False
     # Each row's player is its (round, place)'s, and those hold every player: so each

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from duplicate.model.arrays import arrow_array
 from duplicate.model.exact import FloatArray, IntArray
 from duplicate.model.grouping import group_codes, section_codes
 
@@ -43,7 +44,7 @@ def final_order(table: Players, criteria: list[Criterion]) -> Players:
     section, _ = section_codes(table["section"])
     keys = [section] + [k for c in criteria for k in c.keys] + [player_order]
     order = _lexical_order(keys)
-    taken: Any = pa.array(order)
+    taken: Any = arrow_array(order)
     ordered = {
         name: values.take(taken) if isinstance(values, pa.Array) else np.asarray(values)[order]
         for name, values in table.items()
@@ -98,7 +99,7 @@ def _place(
     tie_group = np.cumsum(new_place) - 1
     playoff = np.bincount(tie_group)[tie_group] > 1
     ordered["place"] = place
-    ordered["decided_by"] = pa.array(decided, pa.large_string())
+    ordered["decided_by"] = pa.array(decided.tolist(), pa.large_string())
     ordered["playoff"] = playoff
     return ordered
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+from duplicate.model.arrays import arrow_array
 from duplicate.model.codes import (
     HISTOGRAM_LIMIT,
     code_type,
@@ -126,7 +127,7 @@ def player_stats(numbers: Mapping[str, Any], results: Results) -> PlayerStats:
 def take(values: Any, rows: IntArray) -> Any:
     """The values at `rows` of a numpy or Arrow column."""
     if isinstance(values, pa.Array):
-        return values.take(pa.array(rows))  # type: ignore[arg-type]
+        return values.take(arrow_array(rows))
     return np.asarray(values)[rows]
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from duplicate.model.arrays import arrow_array
 from duplicate.model.codes import is_pandas, one_chunk
 from duplicate.model.columns import PLAY_COLUMNS
 from duplicate.model.exact import IntArray, decimal_array
@@ -106,8 +107,7 @@ def _arrow(values: Any) -> pa.Array[Any] | pa.ChunkedArray[Any]:
         return values
     if is_pandas(values):
         return pa.Array.from_pandas(values)
-    array: pa.Array[Any] = pa.array(values)
-    return array
+    return arrow_array(values) if isinstance(values, np.ndarray) else pa.array(values)
 
 
 def result_arrays(
@@ -184,7 +184,7 @@ def unit_arrays(
         else decimal_array(seconds_units, results.seconds_scale)
     )
     return {
-        "round": pa.array(round_no),
+        "round": arrow_array(np.asarray(round_no)),
         "score": decimal_array(score_units, results.score_scale),
         "seconds": seconds,
     }
@@ -212,7 +212,7 @@ def matchpoint_arrays(
     mp_scale = int(numbers.get("mp_scale", 0))
     return {
         **{
-            name: pa.array(numbers[name], mask=missing(name, left_out))
+            name: arrow_array(np.asarray(numbers[name]), mask=missing(name, left_out))
             for name in ("n", "mp", "top")
             if name != "mp" or not mp_scale
         },
@@ -225,7 +225,9 @@ def matchpoint_arrays(
         "mp_pct": decimal_array(
             numbers["mp_pct_centi"], 2, missing("mp_pct", lambda: numbers["mp_pct_centi"] < 0)
         ),
-        "deal_rank": pa.array(numbers["deal_rank"], mask=missing("deal_rank", unranked)),
+        "deal_rank": arrow_array(
+            np.asarray(numbers["deal_rank"]), mask=missing("deal_rank", unranked)
+        ),
         "rank_points": decimal_array(numbers["points"], 2, missing("rank_points", unranked)),
     }
 

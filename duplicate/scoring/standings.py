@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from duplicate.model.adjustments import Adjustments
+from duplicate.model.arrays import arrow_array
 from duplicate.model.codes import (
     dense_codes,
     first_rows,
@@ -68,8 +69,7 @@ def _arrow(values: Any) -> pa.Array:  # type: ignore[type-arg]
     if isinstance(values, pa.Array):
         text = pa.types.is_string(values.type) or pa.types.is_large_string(values.type)
         return values.cast(pa.large_string()) if text else values
-    array: pa.Array = pa.array(values)  # type: ignore[type-arg]
-    return array
+    return arrow_array(values) if isinstance(values, np.ndarray) else pa.array(values)
 
 
 def rank_players(stats: PlayerStats, results: Results, rules: Rules) -> pa.Table:
@@ -197,11 +197,13 @@ def _rank_text(player: IntArray, rank: IntArray, count: IntArray, n_players: int
     first = first_rows(pair, n_pairs)
     # The stubs of pyarrow.compute do not model the separator argument of these joins.
     distinct = pc.binary_join_element_wise(  # type: ignore[call-overload]
-        pa.array(rank[first]).cast(pa.string()), pa.array(count[first]).cast(pa.string()), ":"
+        arrow_array(rank[first]).cast(pa.string()),
+        arrow_array(count[first]).cast(pa.string()),
+        ":",
     )
-    pieces = distinct.take(pa.array(pair))
+    pieces = distinct.take(arrow_array(pair))
     per_player = np.bincount(player, minlength=n_players)
-    offsets = pa.array(np.concatenate(([0], np.cumsum(per_player))), type=pa.int32())
+    offsets: Any = arrow_array(np.concatenate(([0], np.cumsum(per_player)))).cast(pa.int32())
     text: pa.Array = pc.binary_join(  # type: ignore[type-arg, assignment]
         pa.ListArray.from_arrays(offsets, pieces), " "
     )

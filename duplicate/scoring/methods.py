@@ -17,11 +17,8 @@ from duplicate.errors import UsageError
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results
 from duplicate.rules import Method, Rules
-from duplicate.scoring.imps import imp_score, imp_standings
-from duplicate.scoring.percentage import percentage_standings
 from duplicate.scoring.score_table import ScoreBatches
 from duplicate.scoring.scores import as_results, matchpoint_batches
-from duplicate.scoring.standard_points import sp_score, sp_standings
 from duplicate.scoring.standings import matchpoint_standings
 
 if TYPE_CHECKING:
@@ -54,22 +51,45 @@ class ScoringMethod:
         )
 
 
+# The methods besides matchpoints are imported when an event uses them.
+
+
+def _percentage_standings(
+    results: Results, rules: Rules, adjustments: Adjustments | None
+) -> pa.Table:
+    from duplicate.scoring.percentage import percentage_standings
+
+    return percentage_standings(results, rules, adjustments)
+
+
 def _standard_points_score(
     results: Results, rules: Rules, adjustments: Adjustments | None, batch_rows: int | None
 ) -> ScoreBatches:
+    from duplicate.scoring.standard_points import sp_score
+
     return ScoreBatches.whole(sp_score(results, rules))
 
 
 def _standard_points_standings(
     results: Results, rules: Rules, adjustments: Adjustments | None
 ) -> pa.Table:
+    from duplicate.scoring.standard_points import sp_standings
+
     return sp_standings(results, rules)
 
 
 def _imp_score(
     results: Results, rules: Rules, adjustments: Adjustments | None, batch_rows: int | None
 ) -> ScoreBatches:
+    from duplicate.scoring.imps import imp_score
+
     return ScoreBatches.whole(imp_score(results, rules, adjustments))
+
+
+def _imp_standings(results: Results, rules: Rules, adjustments: Adjustments | None) -> pa.Table:
+    from duplicate.scoring.imps import imp_standings
+
+    return imp_standings(results, rules, adjustments)
 
 
 METHODS: dict[Method, ScoringMethod] = {
@@ -84,7 +104,7 @@ METHODS: dict[Method, ScoringMethod] = {
     "percentage": ScoringMethod(
         "percentage",
         score=matchpoint_batches,
-        standings=percentage_standings,
+        standings=_percentage_standings,
         takes_adjustments=True,
         explained=True,
         distributed=False,
@@ -100,7 +120,7 @@ METHODS: dict[Method, ScoringMethod] = {
     "cross-imps": ScoringMethod(
         "cross-imps",
         score=_imp_score,
-        standings=imp_standings,
+        standings=_imp_standings,
         takes_adjustments=True,
         explained=True,
         distributed=False,
@@ -108,7 +128,7 @@ METHODS: dict[Method, ScoringMethod] = {
     "butler": ScoringMethod(
         "butler",
         score=_imp_score,
-        standings=imp_standings,
+        standings=_imp_standings,
         takes_adjustments=True,
         explained=True,
         distributed=False,

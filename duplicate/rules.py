@@ -5,7 +5,6 @@ Each setting is declared once in duplicate.options (its keyword, flag and rules-
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -259,6 +258,8 @@ def rules_from_mapping(data: dict[str, Any], source: str = "rules") -> Rules:
 
 def load_rules(path: str | Path) -> Rules:
     """Read a rules TOML file; missing settings keep the spec's defaults."""
+    import tomllib
+
     try:
         text = _rules_text(Path(path).read_bytes(), str(path))
     except OSError as exc:

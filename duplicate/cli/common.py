@@ -7,7 +7,6 @@ import functools
 import inspect
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -365,6 +364,12 @@ def write_stdout(data: bytes) -> None:
         ) from None
 
 
+def _print_traceback() -> None:
+    import traceback
+
+    traceback.print_exc(file=sys.stderr)
+
+
 @contextmanager
 def reporting() -> Iterator[None]:
     """Turn every error into a message on stderr and its documented exit code."""
@@ -372,7 +377,7 @@ def reporting() -> Iterator[None]:
         yield
     except DuplicateError as exc:
         if _state["debug"]:
-            traceback.print_exc(file=sys.stderr)
+            _print_traceback()
         if isinstance(exc, InvalidData):
             for line in listed_problems(exc.problems, namer=flag_named, label="error"):
                 stderr.print(line)
@@ -390,7 +395,7 @@ def reporting() -> Iterator[None]:
         raise typer.Exit(130) from None
     except MemoryError:
         if _state["debug"]:
-            traceback.print_exc(file=sys.stderr)
+            _print_traceback()
         stderr.print(
             "error: out of memory; give the machine more memory, or run on a cluster "
             "with --engine dask"

@@ -7,7 +7,6 @@ Set DUPLICATE_NO_TUNING=1 to run without the tuning (the results are the same).
 from __future__ import annotations
 
 import ctypes
-import dis
 import importlib.util
 import os
 import signal
@@ -171,9 +170,6 @@ class _PandasOnRequest:
         return spec
 
 
-_IMPORT_NAME = dis.opmap["IMPORT_NAME"]
-
-
 def _asked_by_python(frame: FrameType | None) -> bool:
     """Whether the import under way is an import statement of pandas, or
     importlib.import_module: the first frame outside the import machinery is running
@@ -185,8 +181,10 @@ def _asked_by_python(frame: FrameType | None) -> bool:
         return False
     if frame.f_code.co_filename.endswith(os.path.join("importlib", "__init__.py")):
         return True
+    import dis
+
     code = frame.f_code
-    if code.co_code[frame.f_lasti] != _IMPORT_NAME:
+    if code.co_code[frame.f_lasti] != dis.opmap["IMPORT_NAME"]:
         return False
     imported = next((i.argval for i in dis.get_instructions(code) if i.offset == frame.f_lasti), "")
     return str(imported).split(".", 1)[0] == "pandas"

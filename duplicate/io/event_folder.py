@@ -23,7 +23,6 @@ the rounds, the players and the corrections as they are checked and stored.
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +103,8 @@ def event_toml(info: EventInfo) -> str:
 
 def load_info(folder: str | Path) -> EventInfo:
     """What the folder's event.toml says of the event."""
+    import tomllib
+
     path = Path(folder) / EVENT_FILE
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8"))["event"]

@@ -7,8 +7,8 @@ then put back as the number's own text."""
 from __future__ import annotations
 
 import json
+import os
 import re
-import secrets
 from decimal import Decimal
 from typing import Any
 
@@ -16,7 +16,7 @@ from typing import Any
 def dumps(document: Any, indent: int | None = 1) -> str:
     """`document` as JSON text (UTF-8 characters as they are), Decimals as written."""
     # A mark no input can hold: it is chosen afresh for each document.
-    mark = f"\x00{secrets.token_hex(8)}:"
+    mark = f"\x00{os.urandom(8).hex()}:"
 
     def marked(value: Any) -> Any:
         if isinstance(value, Decimal):

@@ -8,10 +8,12 @@ import contextlib
 import itertools
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 IDENTIFIERS = {"section", "round", "deal", "table", "seat", "player"}
 # Integer identifiers that mostly rise row by row: delta encoding stores them in almost
@@ -55,6 +57,8 @@ def write_parquet(
     first = list(itertools.islice(groups_of, 2))
     if threads <= 1 or len(first) < 2:
         return _write_parquet_plainly(sink, itertools.chain(first, groups_of))
+    from concurrent.futures import ThreadPoolExecutor
+
     from duplicate.io.parquet_footer import FileJoiner
 
     rows = groups = 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,12 +55,16 @@ class Written:
 
     @classmethod
     def of(cls, path: str, format: str, data: bytes, rows: int | None) -> Written:
+        import hashlib
+
         return cls(path, format, rows, hashlib.sha256(data).hexdigest())
 
     @functools.cached_property
     def sha256(self) -> str:
         if self.known_sha256 is not None:
             return self.known_sha256
+        import hashlib
+
         from duplicate.io.write import staged
 
         with open(staged(self.path), "rb") as written:

@@ -12,7 +12,6 @@ them. No output may replace a file the event was read from.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -95,6 +94,8 @@ class Publication:
 
     def site(self, site: Site, folder: str, option: str = "--output") -> Written:
         """A report's pages into `folder` (new, empty, or an earlier report)."""
+        import hashlib
+
         from duplicate.io.publish import Written
         from duplicate.io.source import file_listing
         from duplicate.io.write import refuse_overwriting, write_directory

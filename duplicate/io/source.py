@@ -4,7 +4,6 @@ input."""
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +48,8 @@ class Source:
 
     def sha256(self) -> str:
         """The sha256 of the input: its bytes, or for a dataset, its files' listing."""
+        import hashlib
+
         if self.kind == "dataset":
             folder = Path(self.given)
             named = {

@@ -5,11 +5,8 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import secrets
 import shutil
 import stat
-import tempfile
-import tomllib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -173,6 +170,8 @@ def json_document(
     """Every command's JSON: {"version", "kind" (what the items are), "rules", the
     notes (a draw's seed), the command's `summary` (an explanation's total, a
     validation's counts), "items": [...]} (docs/output.md)."""
+    import tomllib
+
     document: dict[str, object] = {
         "version": meta["version"],
         "kind": kind,
@@ -264,7 +263,7 @@ def atomic_path(path: str | Path, output: bool = False) -> Iterator[Path]:
     if output and not straight and target.is_symlink():
         target = Path(os.path.realpath(target))
     try:
-        temp = _new_temporary(target, Path(tempfile.gettempdir()) if straight else None)
+        temp = _new_temporary(target, _temporary_folder() if straight else None)
     except OSError as exc:
         raise unwritable(path, exc) from None
     put = _pour if straight else _put
@@ -370,6 +369,12 @@ def staged(path: str | Path) -> Path:
 _UNFINISHED: set[Path] = set()
 
 
+def _temporary_folder() -> Path:
+    import tempfile
+
+    return Path(tempfile.gettempdir())
+
+
 def _new_temporary(target: Path, folder: Path | None = None) -> Path:
     """A new empty file beside `target` (or in `folder`), with the permissions the
     user's umask gives an output.
@@ -380,7 +385,7 @@ def _new_temporary(target: Path, folder: Path | None = None) -> Path:
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        temp = (folder or target.parent) / f".{target.name}.{secrets.token_hex(8)}.tmp"
+        temp = (folder or target.parent) / f".{target.name}.{os.urandom(8).hex()}.tmp"
         _UNFINISHED.add(temp)
         try:
             os.close(os.open(temp, flags, 0o666))  # the system applies the umask
@@ -435,6 +440,8 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
                 "output.folder",
             )
     parent = target.parent if str(target.parent) else Path(".")
+    import tempfile
+
     try:
         building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     except OSError as exc:
@@ -468,6 +475,8 @@ def write_directory(target: str | Path, files: dict[str, bytes]) -> None:
 def _swap_in(building: Path, target: Path) -> None:
     """Put the folder built in place of `target`: an earlier report moved aside, and put
     back if the swap fails."""
+    import tempfile
+
     parent = building.parent
     old: Path | None = None
     try:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from duplicate.errors import UsageError
 from duplicate.options import MAX_CHIPS, Carry, Schedule, check_schedule
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = ["MAX_CHIPS", "Carry", "Schedule", "StageRules", "base_at"]
 
@@ -22,6 +24,8 @@ FINAL_BASE: Schedule = ((Decimal(0), 1),)
 
 def base_at(steps: Schedule, minute: Fraction) -> int:
     """The base in force for a hand that ended at `minute`."""
+    from fractions import Fraction
+
     return next(base for start, base in reversed(steps) if Fraction(start) <= minute)
 
 

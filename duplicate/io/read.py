@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 
 from duplicate.errors import InputOutputError, InvalidData, Problem
-from duplicate.io.csv_file import csv_text, read_csv
 from duplicate.io.source import STDIN, Source, dataset_files, resolve
 from duplicate.limits import MAX_ROWS
 from duplicate.model.cells import raw_columns
@@ -98,6 +97,8 @@ def _read_source(
             _check_rows(source, len(frame), max_rows, "rows")
         return frame, first_row
     if source.kind == "csv":
+        from duplicate.io.csv_file import csv_text, read_csv
+
         text = csv_text(source, encoding)
         if max_rows is not None:
             # Line ends after the header bound the rows from above (LF, CRLF or CR).
@@ -251,6 +252,8 @@ def read_published(path: str | Path | Source, encoding: str | None = None) -> pd
                 ]
             )
         return pd.DataFrame(rows)
+    from duplicate.io.csv_file import csv_text, read_csv
+
     return _to_pandas(read_csv(csv_text(source, encoding, data)))
 
 

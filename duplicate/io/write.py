@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
 from duplicate.errors import UsageError
 from duplicate.io.json_text import dumps
@@ -117,6 +116,8 @@ def csv_bytes(table: pa.Table, line_end: str = "\n") -> bytes:
     header = (",".join(table.column_names) + line_end).encode("utf-8")
     if quote:
         return header + _quoted_where_needed(table, line_end)
+    import pyarrow.csv as pacsv
+
     sink = io.BytesIO()
     pacsv.write_csv(table, sink, pacsv.WriteOptions(include_header=False, quoting_style="none"))
     rows = sink.getvalue()

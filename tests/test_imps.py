@@ -564,3 +564,18 @@ def test_explain_of_a_bridge_session_in_imps_says_board(tmp_path: Path) -> None:
         assert header[:2] == ["round", "board"], header
         assert "over 2 boards (average" in shown.stdout
         assert " deal" not in shown.stdout
+
+
+def test_averages_whose_denominators_outgrow_exact_sums_are_refused() -> None:
+    """Averaged cross-IMPs are summed exactly over the product of the boards' group
+    sizes: boards played 2, 3, ..., 41 times make it too large, and the standings say
+    so and how to score the event instead (never a wrapped sum)."""
+    frame = pd.DataFrame(
+        [row for n in range(2, 42) for row in board([10 * i for i in range(n)], deal=n)]
+    )
+    rules = duplicate.Rules(method="cross-imps", cross_imps="average")
+    with pytest.raises(duplicate.OutOfRange, match="score it with cross_imps='sum'") as refused:
+        duplicate.standings(frame, rules)
+    assert refused.value.code == "number.out-of-range"
+    # Summed, not averaged, the same event is scored.
+    assert len(duplicate.standings(frame, CROSS_SUM).frame) == 2 * 41

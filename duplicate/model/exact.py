@@ -100,23 +100,34 @@ def abs_sum_reaches(values: np.ndarray, bound: int) -> bool:
     return bool(len(values)) and float(np.abs(values, dtype=np.float64).sum()) >= bound
 
 
+# Why fraction_sums refuses, by default: the sums of MP percentages.
+MP_PERCENTAGE_SUMS = (
+    "MP percentages of this event's group sizes share no common denominator small "
+    "enough to be summed exactly; score it with {opt:factoring=neuberg} or by rank points"
+)
+
+
 def fraction_sums(
-    num: IntArray, den: IntArray, codes: IntArray, size: int
+    num: IntArray,
+    den: IntArray,
+    codes: IntArray,
+    size: int,
+    *,
+    largest: int = 1,
+    scale: int = 10000,
+    refusal: str = MP_PERCENTAGE_SUMS,
 ) -> tuple[IntArray, IntArray, int]:
     """Per code, the exact sum of the fractions num/den as an integer over one common
     denominator, with how many were summed: (sums, counts, common denominator).
 
-    Raises OutOfRange when the common denominator is too large for the sums and their
-    ten-thousandfold (a percentage in hundredths) to stay inside int64.
+    Raises OutOfRange (saying `refusal`) when the common denominator is too large for
+    the sums of fractions of at most `largest` each, times `scale` (10000: a percentage
+    in hundredths), to stay inside int64.
     """
     counts = np.bincount(codes, minlength=size).astype(np.int64)
     common = math.lcm(*(int(d) for d in np.unique(den))) if len(den) else 1
-    if common * max(int(counts.max(initial=1)), 1) * 10000 >= 2**62:
-        raise OutOfRange(
-            "MP percentages of this event's group sizes share no common denominator small "
-            "enough to be summed exactly; score it with {opt:factoring=neuberg} or by rank points",
-            "number.out-of-range",
-        )
+    if common * max(int(counts.max(initial=1)), 1) * largest * scale >= 2**62:
+        raise OutOfRange(refusal, "number.out-of-range")
     sums = np.zeros(size, dtype=np.int64)
     np.add.at(sums, codes, num * (common // den))
     return sums, counts, common

@@ -17,7 +17,6 @@ cross-IMPs); totals are summed over one common denominator.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -33,6 +32,7 @@ from duplicate.model.exact import (
     IntArray,
     decimal_array,
     div_half_up,
+    fraction_sums,
     ratio_key,
 )
 from duplicate.model.grouping import group_codes, section_codes
@@ -286,24 +286,6 @@ def _shown(
     return pa.array(num, mask=mask)
 
 
-def imp_sums(
-    num: IntArray, den: IntArray, codes: IntArray, size: int
-) -> tuple[IntArray, IntArray, int]:
-    """Per code, the exact sum of IMPs num / den over one common denominator, with how
-    many were summed: (sums, counts, common denominator)."""
-    counts = np.bincount(codes, minlength=size).astype(np.int64)
-    common = math.lcm(*(int(d) for d in np.unique(den))) if len(den) else 1
-    if common * (int(counts.max(initial=1)) * MAX_IMPS * 2 + 1) * 100 >= _LIMIT:
-        raise OutOfRange(
-            "averaged cross-IMPs of this event's group sizes share no common denominator "
-            "small enough to be summed exactly; score it with {opt:cross_imps=sum}",
-            "number.out-of-range",
-        )
-    sums = np.zeros(size, dtype=np.int64)
-    np.add.at(sums, codes, num * (common // den))
-    return sums, counts, common
-
-
 def imp_standings(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> pa.Table:
@@ -318,7 +300,16 @@ def imp_standings(
     humans = np.flatnonzero(counted if rows.counted is None else counted & rows.counted)
     kept = {name: take(results.columns[name], humans) for name in PLAYER_KEYS}
     player, n_players = group_codes(kept, PLAYER_KEYS)
-    total, deals, common = imp_sums(rows.imp_num[humans], rows.imp_den[humans], player, n_players)
+    total, deals, common = fraction_sums(
+        rows.imp_num[humans],
+        rows.imp_den[humans],
+        player,
+        n_players,
+        largest=2 * MAX_IMPS + 1,
+        scale=100,
+        refusal="averaged cross-IMPs of this event's group sizes share no common denominator "
+        "small enough to be summed exactly; score it with {opt:cross_imps=sum}",
+    )
     first = first_rows(player, n_players)
     section = section_text(kept["section"], first)
     table = {

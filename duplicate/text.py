@@ -12,6 +12,15 @@ def counted(n: int, thing: str) -> str:
     return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
+# A place that players share is written with this after it: 1, 2=, 2=, 4.
+SHARED_PLACE = "="
+
+
+def place_number(place: object) -> int:
+    """A place as a number: a shared place written 8= is 8."""
+    return int(str(place).rstrip(SHARED_PLACE))
+
+
 def natural(text: str) -> str:
     """A key that sorts text as people read it, its numbers by value: P9 before P10,
     table 2 before table 10, A15 before B2."""

@@ -11,6 +11,7 @@ from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results, columns_of
 from duplicate.rules import Rules
 from duplicate.scoring.methods import method_of, score, standings
+from duplicate.text import SHARED_PLACE
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def report_data(
         place = table["place"]
         if place.dtype == object or str(place.dtype).startswith("str"):
             # A shared place written 8= is place 8 on the chart.
-            place = place.astype(str).str.rstrip("=").astype("int64")
+            place = place.astype(str).str.rstrip(SHARED_PLACE).astype("int64")
         places.append(table[["section", "player"]].assign(place=place.to_numpy(), round=int(last)))
     round_alone = {}
     if not deal_scope(rules.deal_scope).spans_rounds:

@@ -18,7 +18,6 @@ from duplicate.render.rounds import (
     has_tables,
     headline,
     is_bridge,
-    place_number,
     round_results,
 )
 from duplicate.render.travellers import (
@@ -28,6 +27,7 @@ from duplicate.render.travellers import (
     traveller_lines,
 )
 from duplicate.scoring.score_table import PLAYER_DEAL_COLUMNS
+from duplicate.text import place_number
 
 STYLE = """
 body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Zen Hei","Microsoft YaHei",sans-serif;

@@ -83,11 +83,6 @@ def headline(columns: pd.Index) -> str:
     raise KeyError("standings with no total, IMPs or percentage")
 
 
-def place_number(place: object) -> int:
-    """A place as a number: a shared place written 8= is 8."""
-    return int(str(place).rstrip("="))
-
-
 def round_results(data: ReportData) -> pd.DataFrame:
     """Each player's result in each round, with the total and place after it. The
     round's result is the total (or percentage) of the standings of that round alone

@@ -26,6 +26,7 @@ from duplicate.scoring.scores import (
     rows_with_numbers,
     score_items,
 )
+from duplicate.text import place_number
 
 
 def _fraction_text(value: Fraction) -> str:
@@ -196,11 +197,6 @@ def _deal_entries(own: pd.DataFrame, results: Results, fractional_mp: bool) -> l
             }
         )
     return deals
-
-
-def place_number(place: object) -> int:
-    """A place as a number: a shared place may be written 8=."""
-    return int(str(place).rstrip("="))
 
 
 def written_place(place: object) -> int | str:

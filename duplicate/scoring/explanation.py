@@ -13,6 +13,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
+from duplicate.text import place_number
+
 if TYPE_CHECKING:
     from duplicate.event import Event
     from duplicate.rules import Rules
@@ -340,7 +342,7 @@ def _neighbour(found: dict[str, Any], name: Any) -> Neighbour:
     by_exact = found.get("by_exact", found.get("by_exact_cents"))
     return Neighbour(
         player=str(found["player"]),
-        place=int(str(found["place"]).rstrip("=")),
+        place=place_number(found["place"]),
         shown=found["percentage"] if "percentage" in found else found["total"],
         ahead=str(found["ahead"]),
         criterion=found["criterion"],
@@ -352,7 +354,7 @@ def _neighbour(found: dict[str, Any], name: Any) -> Neighbour:
         ahead_count=found.get("ahead_count"),
         behind_count=found.get("behind_count"),
         name=name(found["player"]),
-        place_written=found.get("place_written", int(str(found["place"]).rstrip("="))),
+        place_written=found.get("place_written", place_number(found["place"])),
     )
 
 

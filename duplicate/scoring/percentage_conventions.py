@@ -22,6 +22,7 @@ from duplicate.model.exact import CodeArray, FloatArray, IntArray, div_rounded, 
 from duplicate.model.grouping import section_codes
 from duplicate.rules import Rules
 from duplicate.scoring.scored_items import ScoredItems
+from duplicate.text import SHARED_PLACE
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -231,5 +232,5 @@ def place_text(place: IntArray, section: object) -> npt.NDArray[np.object_]:
     _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
     shared = counts[inverse] > 1
     text = place.astype(str).astype(object)
-    text[shared] = text[shared] + "="
+    text[shared] = text[shared] + SHARED_PLACE
     return text

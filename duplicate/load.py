@@ -73,8 +73,19 @@ def load_event(
         event = source if isinstance(source, Event) else read.event(source, kind, scope)
     start = given_rules or event.rules
     event = event.with_rules(start.with_settings(**rules_given(values)))
+    event = _noting_unused(event, rules_given(values))
     event = _with_side_files(event, read, objects, values)
     return _checked(event)
+
+
+def _noting_unused(event: Event, given: dict[str, Any]) -> Event:
+    """The event, warned of each setting given that its scoring method does not read."""
+    from dataclasses import replace
+
+    from duplicate.scoring.methods import unused_settings
+
+    unused = unused_settings(event.rules, given, event.source)
+    return replace(event, warnings=(*event.warnings, *unused)) if unused else event
 
 
 def rules_given(values: dict[str, Any]) -> dict[str, Any]:

@@ -940,6 +940,12 @@ KINDS: tuple[Kind, ...] = (
         "Give one of them.",
     ),
     Kind(
+        "option.not-used",
+        "A setting of one scoring method given for an event scored by another (an IMP "
+        "setting for matchpoints): it changes nothing.",
+        "Leave it out, or give the method it belongs to (--method).",
+    ),
+    Kind(
         "dask.not-installed",
         "The Dask engine was asked for and Dask is not installed.",
         "Install it: pip install 'duplicate[dask]'.",

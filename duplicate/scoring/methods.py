@@ -7,13 +7,13 @@ module asks the method what it can do (method_of(rules)) instead of naming metho
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from duplicate.errors import UsageError
+from duplicate.errors import Problem, UsageError
 from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results
 from duplicate.rules import Method, Rules
@@ -43,6 +43,10 @@ class ScoringMethod:
     explained: bool
     # The dask engine computes it.
     distributed: bool
+    # The settings of one method or another that this one reads (the others read the
+    # deal scope, sections and the game's settings too): one given for a method that
+    # does not read it is said to go unused.
+    reads: frozenset[str]
 
     def unsupported(self, what: str) -> UsageError:
         """The error for `what`, which this method does not support."""
@@ -92,6 +96,10 @@ def _imp_standings(results: Results, rules: Rules, adjustments: Adjustments | No
     return imp_standings(results, rules, adjustments)
 
 
+# What every method built on matchpoints reads, and every IMP method.
+_MATCHPOINTS = frozenset({"tie_ranking", "rank_base", "rank_factors", "factoring"})
+_IMPS = frozenset({"imp_average", "imp_totals"})
+
 METHODS: dict[Method, ScoringMethod] = {
     "matchpoints": ScoringMethod(
         "matchpoints",
@@ -100,6 +108,7 @@ METHODS: dict[Method, ScoringMethod] = {
         takes_adjustments=True,
         explained=True,
         distributed=True,
+        reads=_MATCHPOINTS | {"tie_breaks"},
     ),
     "percentage": ScoringMethod(
         "percentage",
@@ -108,6 +117,8 @@ METHODS: dict[Method, ScoringMethod] = {
         takes_adjustments=True,
         explained=True,
         distributed=False,
+        reads=_MATCHPOINTS
+        | {"percentage_of", "board_mp", "shared_places", "place_ties"},
     ),
     "standard-points": ScoringMethod(
         "standard-points",
@@ -116,6 +127,7 @@ METHODS: dict[Method, ScoringMethod] = {
         takes_adjustments=False,
         explained=False,
         distributed=False,
+        reads=frozenset({"sp_trim", "sp_min_deals"}),
     ),
     "cross-imps": ScoringMethod(
         "cross-imps",
@@ -124,6 +136,7 @@ METHODS: dict[Method, ScoringMethod] = {
         takes_adjustments=True,
         explained=True,
         distributed=False,
+        reads=_IMPS | {"cross_imps"},
     ),
     "butler": ScoringMethod(
         "butler",
@@ -132,12 +145,36 @@ METHODS: dict[Method, ScoringMethod] = {
         takes_adjustments=True,
         explained=True,
         distributed=False,
+        reads=_IMPS | {"butler_drop", "butler_trim", "butler_round", "butler_half"},
     ),
 }
 
 
 def method_of(rules: Rules) -> ScoringMethod:
     return METHODS[rules.method]
+
+
+def unused_settings(rules: Rules, names: Iterable[str], where: str) -> list[Problem]:
+    """A warning for each setting among `names` that some method reads and the rules'
+    method does not (an IMP setting given for matchpoints): it changes nothing. A
+    setting at its default value is not named: it would change nothing anywhere."""
+    method = method_of(rules)
+    default = Rules()
+    problems = []
+    for name in names:
+        readers = [m.name for m in METHODS.values() if name in m.reads]
+        changed = getattr(rules, name) != getattr(default, name)
+        if readers and name not in method.reads and changed:
+            problems.append(
+                Problem(
+                    where,
+                    f"{{opt:{name}}} is a setting of {' and '.join(readers)} scoring, not of "
+                    f"{method.name}: it was not used",
+                    hint="leave it out, or choose the method it belongs to with {opt:method}",
+                    code="option.not-used",
+                )
+            )
+    return problems
 
 
 def _prepared(

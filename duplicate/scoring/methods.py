@@ -117,8 +117,7 @@ METHODS: dict[Method, ScoringMethod] = {
         takes_adjustments=True,
         explained=True,
         distributed=False,
-        reads=_MATCHPOINTS
-        | {"percentage_of", "board_mp", "shared_places", "place_ties"},
+        reads=_MATCHPOINTS | {"percentage_of", "board_mp", "shared_places", "place_ties"},
     ),
     "standard-points": ScoringMethod(
         "standard-points",
@@ -163,8 +162,9 @@ def unused_settings(rules: Rules, names: Iterable[str], where: str) -> list[Prob
     problems = []
     for name in names:
         readers = [m.name for m in METHODS.values() if name in m.reads]
-        changed = getattr(rules, name) != getattr(default, name)
-        if readers and name not in method.reads and changed:
+        if not readers or name in method.reads:
+            continue
+        if getattr(rules, name) != getattr(default, name):
             problems.append(
                 Problem(
                     where,

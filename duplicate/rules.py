@@ -250,6 +250,23 @@ class Rules:
         """The rules as a TOML document that `load_rules` reads back unchanged."""
         return rules_toml(self.values(), StageRules.UNSET)
 
+    def settings_listed(self) -> list[dict[str, Any]]:
+        """Each setting as the rules file writes it, in the file's order: {"setting":
+        its key (rank_points.base), "value": its value as TOML reads it}."""
+        import tomllib
+
+        def flat(table: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
+            rows = []
+            for key, value in table.items():
+                if isinstance(value, dict):
+                    rows += flat(value, f"{prefix}{key}.")
+                else:
+                    rows.append({"setting": prefix + key, "value": value})
+            return rows
+
+        # Decimals as written (0.35, not the float nearest it).
+        return flat(tomllib.loads(self.to_toml(), parse_float=Decimal), "")
+
 
 def rules_from_mapping(data: dict[str, Any], source: str = "rules") -> Rules:
     """Rules from a parsed rules file; unknown keys are refused."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
@@ -47,6 +48,7 @@ def commands(tmp: Path) -> dict[str, tuple[list[object], str]]:
         "validate": (["validate", EVENT], "problems"),
         "import": (["import", SAMPLE / "bridge_session.pbn"], "results"),
         "event status": (["event", "status", event_folder(tmp, "spring")], "rounds"),
+        "rules": (["rules", "--tie-ranking", "dense"], "settings"),
     }
 
 
@@ -77,6 +79,21 @@ def test_every_result_takes_csv_and_a_table(tmp_path: Path) -> None:
         assert list(table.columns) == list(document["items"][0]), name
         code, _, err = run(*args, "--format", "table")
         assert code == 0, (name, err)
+
+
+def test_rules_are_toml_or_their_settings_as_items() -> None:
+    """Without --format the rules file; as JSON its settings are the items, each value
+    as the file writes it (0.35, not the float nearest it), and they make the same rules."""
+    code, toml_text, _ = run("rules", "--rank-factors", "1,0.7,0.5,0.35")
+    assert code == 0
+    assert duplicate.Rules().to_toml() == toml_text
+    document = json.loads(run("rules", "--format", "json")[1], parse_float=Decimal)
+    listed = {item["setting"]: item["value"] for item in document["items"]}
+    assert listed["rank_points.factors"] == [Decimal(s) for s in ("1.0", "0.7", "0.5", "0.35")]
+    assert listed["tie_ranking"] == "competition"
+    # Every line of the file that sets a value is one item, in the file's order.
+    keys = [line.split(" = ")[0] for line in toml_text.splitlines() if " = " in line]
+    assert [item["setting"].rsplit(".", 1)[-1] for item in document["items"]] == keys
 
 
 def test_validate_gives_its_problems_as_rows(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""`duplicate rules`: print the effective rules as TOML."""
+"""`duplicate rules`: print the effective rules, as TOML or in any output format."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from duplicate.cli.common import reports_errors, write_stdout
+from duplicate.cli.common import emit_items, reports_errors
 from duplicate.cli.settings import settings_options
 from duplicate.options import RULES
 
@@ -17,15 +17,35 @@ def register(app: typer.Typer) -> None:
 
 @reports_errors
 @settings_options(
-    *RULES, "source", skip=("adjustments", "players", "encoding", "sheet", "formulas")
+    *RULES,
+    "source",
+    "output",
+    skip=("adjustments", "players", "encoding", "sheet", "formulas", "output"),
 )
 def rules(*, settings: dict[str, Any]) -> None:
-    """Print the rules the other commands would use with the same options, as TOML.
+    """Print the rules the other commands would use with the same options, as TOML
+    (--format json: the envelope of every command, the settings as its items; csv,
+    xlsx or parquet: a table of setting and value).
 
     Example: duplicate rules --tie-ranking dense > rules.toml
     """
     from duplicate.rules import Rules, load_rules
 
-    rules_file = settings.pop("rules_file", None)
+    given = dict(settings)
+    rules_file = given.pop("rules_file", None)
+    for name in ("format", "excel", "manifest"):
+        given.pop(name, None)
     start = load_rules(rules_file) if rules_file is not None else Rules()
-    write_stdout(start.with_settings(**settings).to_toml().encode("utf-8"))
+    chosen = start.with_settings(**given)
+    emit_items(
+        "rules",
+        "settings",
+        chosen,
+        None,
+        chosen.settings_listed(),
+        {},
+        settings,
+        lambda: chosen.to_toml().encode("utf-8"),
+        "table",
+        ("setting", "value"),
+    )

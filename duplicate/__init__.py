@@ -159,13 +159,19 @@ _EXPORTS = {
 __all__ = ["__version__", *_EXPORTS]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+if not TYPE_CHECKING:  # type checkers see the imports above, and nothing else
+
+    def __getattr__(name: str) -> Any:
+        if name in _EXPORTS:
+            value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        else:
+            # A module of the package (duplicate.errors), as an import of it would give.
+            try:
+                value = importlib.import_module(f"{__name__}.{name}")
+            except ModuleNotFoundError:
+                raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
         globals()[name] = value
         return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+    def __dir__() -> list[str]:
+        return sorted(__all__)

@@ -232,3 +232,23 @@ def test_results_from_pandas_are_the_file_s_results() -> None:
     from_pandas = pd.read_csv(EVENT, dtype=str, keep_default_na=False)
     assert duplicate.score(from_pandas).frame.equals(duplicate.score(EVENT).frame)
     assert duplicate.standings(from_pandas).frame.equals(duplicate.standings(EVENT).frame)
+
+
+@pytest.mark.slow
+def test_a_misspelled_name_is_a_type_error(tmp_path: Path) -> None:
+    """Names are imported on first use at run time; a type checker still knows them
+    all, and no other."""
+    api = pytest.importorskip("mypy.api")
+    program = tmp_path / "uses.py"
+    program.write_text(
+        "import duplicate\n"
+        "table = duplicate.standings('results.csv')\n"
+        "other = duplicate.standingz('results.csv')\n"
+    )
+    root = Path(duplicate.__file__).parent.parent
+    options = ["--cache-dir", str(tmp_path / "cache"), "--follow-imports", "silent"]
+    config = ["--config-file", str(root / "pyproject.toml")]
+    out, _, status = api.run([str(program), *options, *config])
+    assert status == 1, out
+    assert 'has no attribute "standingz"' in out
+    assert "uses.py:2" not in out

@@ -36,6 +36,7 @@ OTHER_VALUE = {
     "sp_min_deals": "2",
     "percentage_of": "total",
     "board_mp": "1",
+    "percentage_rounding": "half-down",
     "shared_places": "equals",
     "place_ties": "count-back",
     "cross_imps": "sum",

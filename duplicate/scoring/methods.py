@@ -117,7 +117,8 @@ METHODS: dict[Method, ScoringMethod] = {
         takes_adjustments=True,
         explained=True,
         distributed=False,
-        reads=_MATCHPOINTS | {"percentage_of", "board_mp", "shared_places", "place_ties"},
+        reads=_MATCHPOINTS
+        | {"percentage_of", "board_mp", "percentage_rounding", "shared_places", "place_ties"},
     ),
     "standard-points": ScoringMethod(
         "standard-points",

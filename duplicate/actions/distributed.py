@@ -30,7 +30,7 @@ def on_dask(
     from duplicate.load import rules_given
     from duplicate.options import RULES, given
     from duplicate.rules import load_rules
-    from duplicate.scoring.methods import method_of
+    from duplicate.scoring.methods import method_of, unused_settings
 
     values = given(settings, *RULES, "source")
     start = rules or (load_rules(values["rules_file"]) if "rules_file" in values else Rules())
@@ -81,5 +81,8 @@ def on_dask(
     parts = [Part("results", str(source), rows)]
     if corrections is not None:
         parts.append(Part("adjustments", str(values["adjustments"]), len(corrections.frame)))
-    event = Event(where.name, chosen, adjustments=corrections, parts=tuple(parts))
+    unused = unused_settings(chosen, rules_given(values), where.name)
+    event = Event(
+        where.name, chosen, adjustments=corrections, parts=tuple(parts), warnings=tuple(unused)
+    )
     return Table("scores" if kind == "score" else "standings", chosen, table, event=event)

@@ -50,11 +50,13 @@ def result_table_command(kind: Literal["score", "standings"], doc: str) -> Calla
 
         if engine is Engine.dask:
             from duplicate.actions.distributed import on_dask
-            from duplicate.cli.common import max_rows
+            from duplicate.cli.common import max_rows, say_warnings
 
             with working(f"computing {kind} on Dask"):
                 read = of_groups(settings, "scoring", "source")
                 table = on_dask(kind, source, scheduler, max_rows=max_rows(), **read)
+            if table.event is not None:
+                say_warnings(table.event.warnings)
         else:
             event = load(source, settings)
             with working(f"computing {kind}"):

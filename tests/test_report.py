@@ -603,3 +603,21 @@ def test_a_session_file_s_pages_are_headed_as_its_event_folder_s(tmp_path: Path)
         site = build(tmp_path / source.name, source)
         page = (site / "index.html").read_text(encoding="utf-8")
         assert '<p class="event">Tuesday pairs · 2026-11-24</p>' in page, source
+
+
+def test_the_rules_page_shows_the_settings_its_method_reads(tmp_path: Path) -> None:
+    """Cross-IMPs rank no deal and count no rank points: the rules page does not list
+    those settings (the rules file below it still holds every one)."""
+    bridge = SAMPLE / "bridge_session.pbn"
+    (tmp_path / "imps").mkdir()
+    (tmp_path / "mp").mkdir()
+    imps = build(tmp_path / "imps", bridge, "--method", "cross-imps", "--factoring", "none")
+    shown = (imps / "rules.html").read_text(encoding="utf-8")
+    table = shown.split('<table class="rules">')[1].split("</table>")[0]
+    assert "cross-imps" in table
+    for label in ("Deal ranks on a tie", "Rank points", "Tie-breaks", "Factoring"):
+        assert label not in table, label
+    assert "tie_ranking" in shown  # in the rules file
+    matchpoints = (build(tmp_path / "mp", SAMPLE / "big2_event.csv") / "rules.html").read_text()
+    for label in ("Deal ranks on a tie", "Rank points", "Tie-breaks", "Factoring"):
+        assert label in matchpoints, label

@@ -26,6 +26,7 @@ from duplicate.render.travellers import (
     table_column,
     traveller_lines,
 )
+from duplicate.scoring.methods import method_of
 from duplicate.scoring.score_table import PLAYER_DEAL_COLUMNS
 from duplicate.text import place_number
 
@@ -573,6 +574,11 @@ class Site(Pages):
         }
         if rules.method == "percentage":
             summary["rule_percentage"] = rules.percentage_convention()
+        # A setting the method does not read is left out here (the file below has all).
+        reads = method_of(rules).reads
+        summary = {
+            k: v for k, v in summary.items() if k not in _RULE_SETTING or _RULE_SETTING[k] in reads
+        }
         rows = "".join(
             f'<tr><th scope="row">{self.t[key]}</th><td class="wrap">{escape(str(value))}</td></tr>'
             for key, value in summary.items()
@@ -595,6 +601,15 @@ class Site(Pages):
                 frame, ["round", "deal", "player", "kind", "value", "reason"], "adjustments"
             )
         return self.page(self.t["rules"], body, 0)
+
+
+# The setting behind each line of the rules page that belongs to some methods only.
+_RULE_SETTING = {
+    "rule_tie_ranking": "tie_ranking",
+    "rule_factoring": "factoring",
+    "rule_rank_points": "rank_base",
+    "rule_tie_breaks": "tie_breaks",
+}
 
 
 def _with_people(standings: pd.DataFrame, people: pd.DataFrame | None) -> pd.DataFrame:

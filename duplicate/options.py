@@ -578,12 +578,17 @@ def given(values: Mapping[str, Any], *groups: Group) -> dict[str, Any]:
 # -- numbers as settings write them ------------------------------------------------------
 
 
+def shown(value: Any) -> str:
+    """A value as a message shows it: as written (a rules file's 0.5 is a Decimal)."""
+    return str(value) if isinstance(value, Decimal) else repr(value)
+
+
 def as_decimal(value: Any, where: str) -> Decimal:
     """A number as written, by the strict grammar: no exponent, nan, hex or underscore."""
     if isinstance(value, Decimal) and value.is_finite():
         return value
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise UsageError(f"{where}: {value!r} is not a number", "option.bad-number")
+        raise UsageError(f"{where}: {shown(value)} is not a number", "option.bad-number")
     text = str(value).strip()
     if isinstance(value, float) and math.isfinite(value):
         # Its shortest text: a TOML float 0.7 means the decimal 0.7, not its binary
@@ -694,7 +699,9 @@ def from_toml(item: Setting, value: Any, source: str) -> Any:
     where = f"{source}: {item.toml}"
     if item.kind == "whole":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise UsageError(f"{where} must be a whole number, not {value!r}", "rules.bad-value")
+            raise UsageError(
+                f"{where} must be a whole number, not {shown(value)}", "rules.bad-value"
+            )
         return value
     if item.kind == "schedule":
         if not isinstance(value, str):

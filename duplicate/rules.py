@@ -284,7 +284,8 @@ def load_rules(path: str | Path) -> Rules:
             f"cannot read rules file {path}: {exc.strerror or exc}", "rules.unreadable"
         ) from None
     try:
-        data = tomllib.loads(text)
+        # Decimals as written: a factor of 0.12345678901234567890 is not rounded to a float.
+        data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML: {exc}", "rules.not-toml") from None
     return replace(rules_from_mapping(data, str(path)), source=str(path))

@@ -167,3 +167,23 @@ def test_a_manifest_check_gives_its_checks(
         checks = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
         assert list(checks.columns) == ["item", "path", "recorded", "now", "agrees"]
         assert set(checks["agrees"]) == {"true"}
+
+
+def test_a_rules_file_s_decimals_are_held_as_written(tmp_path: Path) -> None:
+    """A factor written with more digits than a float holds is kept digit for digit:
+    in the rules printed, in the envelope's rules and in its items; a whole number
+    written as 10000.0 is refused as a whole number, named as written."""
+    exact = "0.12345678901234567890123"
+    rules = tmp_path / "rules.toml"
+    rules.write_text(f"[rank_points]\nfactors = [1, {exact}]\n")
+    code, out, err = run("rules", "--rules", rules)
+    assert code == 0, err
+    assert f"factors = [1.0, {exact}]" in out
+    document = json.loads(run("rules", "--rules", rules, "--format", "json")[1], parse_float=str)
+    assert document["rules"]["rank_points"]["factors"] == ["1.0", exact]
+    listed = {item["setting"]: item["value"] for item in document["items"]}
+    assert listed["rank_points.factors"] == ["1.0", exact]
+    rules.write_text("[rank_points]\nbase = 10000.0\n")
+    code, _, err = run("rules", "--rules", rules)
+    assert code == 2
+    assert "rank_points.base must be a whole number, not 10000.0" in " ".join(err.split())

@@ -172,11 +172,12 @@ def json_document(
     notes (a draw's seed), the command's `summary` (an explanation's total, a
     validation's counts), "items": [...]} (docs/output.md)."""
     import tomllib
+    from decimal import Decimal
 
     document: dict[str, object] = {
         "version": meta["version"],
         "kind": kind,
-        "rules": tomllib.loads(meta["rules"]),
+        "rules": tomllib.loads(meta["rules"], parse_float=Decimal),
         **{key: value for key, value in meta.items() if key not in ("version", "rules")},
         **(summary or {}),
         "items": items,

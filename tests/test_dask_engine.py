@@ -208,3 +208,27 @@ def test_a_cluster_of_threads_agrees() -> None:
         assert_engines_agree(
             GOLDEN / "rank_counts_playoff" / "results.csv", cluster.scheduler_address
         )
+
+
+def test_a_setting_of_another_method_is_named_on_dask_too(scheduler: str) -> None:
+    path = str(SAMPLE / "spec_example.csv")
+    dask = ["--engine", "dask", "--scheduler", scheduler]
+    plain = runner.invoke(app, ["standings", path, *dask])
+    given = runner.invoke(app, ["standings", path, *dask, "--percentage-of", "total"])
+    assert given.exit_code == plain.exit_code == 0, given.stderr
+    assert given.stdout == plain.stdout
+    assert codes(given.stderr) == ["option.not-used"]
+
+
+def test_a_cluster_started_for_the_work_stops_before_the_output() -> None:
+    """Without a scheduler the engine starts a cluster of its own, and stops its
+    workers when the work is done: a reader that stops early (`| head`) ends the
+    process, and workers still running would fill standard error with lost heartbeats."""
+    import multiprocessing
+
+    from duplicate.actions.distributed import on_dask
+
+    before = set(multiprocessing.active_children())  # a test's own cluster, if any
+    table = on_dask("standings", SAMPLE / "spec_example.csv")
+    assert len(table.frame) == 3
+    assert set(multiprocessing.active_children()) == before

@@ -148,7 +148,13 @@ def _run(
             if d
         ]
     finally:
+        # A cluster started here stops with the work, before any output is written: a
+        # reader that stops early (`| head`) ends this process at once, and workers left
+        # running would say so on standard error.
+        cluster = client.cluster
         client.close()
+        if scheduler is None and cluster is not None:
+            cluster.close()
     problems = [problem for d in done for problem in d.get("problems", [])]
     if adjustments is not None and not problems:
         matched = np.concatenate([d["matched"] for d in done] + [np.zeros(0, dtype=np.int64)])

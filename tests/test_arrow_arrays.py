@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -40,3 +41,20 @@ def test_arrow_array_is_what_pa_array_gives(case: tuple[np.ndarray, np.ndarray |
 def test_text_and_objects_are_left_to_arrow() -> None:
     assert arrow_array(np.array(["a", "b"])).equals(pa.array(["a", "b"]))
     assert arrow_array(np.array([1, None], dtype=object)).equals(pa.array([1, None]))
+
+
+@pytest.mark.parametrize(
+    ("values", "mask"),
+    [
+        (np.arange(6).reshape(2, 3), None),
+        (np.array(7), None),
+        (np.arange(6), np.array([False] * 6 + [True] * 4)),
+        (np.arange(6), np.array([True, False])),
+        (np.arange(6), np.zeros(6, dtype=np.int8)),
+    ],
+)
+def test_what_pa_array_refuses_is_refused(values: np.ndarray, mask: np.ndarray | None) -> None:
+    with pytest.raises((pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError)):
+        pa.array(values, mask=mask)
+    with pytest.raises((pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError)):
+        arrow_array(values, mask)

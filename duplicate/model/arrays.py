@@ -16,6 +16,12 @@ import pyarrow as pa
 def arrow_array(values: np.ndarray, mask: npt.NDArray[np.bool_] | None = None) -> pa.Array[Any]:
     """`values` as an Arrow array, null where `mask` is true, as `pa.array(values,
     mask=mask)` gives it: numbers share the array's memory, booleans become bits."""
+    plain = values.ndim == 1 and (
+        mask is None or (mask.dtype == np.bool_ and mask.shape == values.shape)
+    )
+    if not plain:  # what pa.array does with it, or refuses
+        refused: pa.Array[Any] = pa.array(values, mask=mask)
+        return refused
     values = np.ascontiguousarray(values)
     kind: pa.DataType
     if values.dtype == np.bool_:

@@ -3,16 +3,8 @@ it later. Canonical JSON (sorted keys, fixed layout): two runs on the same input
 the same manifest but for `created`.
 
     >>> import duplicate
-    >>> rules = duplicate.Rules()
-    >>> table = duplicate.standings(duplicate.read_results("results.csv"))  # doctest: +SKIP
-    >>> written = duplicate.write_table(table, "out.csv", rules, "standings")  # doctest: +SKIP
-    >>> duplicate.write_manifest(
-    ...     "run.json",
-    ...     command="standings",
-    ...     rules=rules,
-    ...     inputs=[duplicate.input_record("results", "results.csv", 1152)],
-    ...     outputs=written,
-    ... )  # doctest: +SKIP
+    >>> table = duplicate.standings("results.csv")  # doctest: +SKIP
+    >>> duplicate.publish(table, "out.csv", manifest="run.json")  # doctest: +SKIP
 """
 
 from __future__ import annotations

@@ -3,11 +3,8 @@ under (Parquet and JSON metadata; a CSV file's `NAME.rules.toml`), written atomi
 and what was written, for a run manifest.
 
     >>> import duplicate
-    >>> results = duplicate.read_results("sample_data/spec_example.csv")
-    >>> rules = duplicate.Rules()
-    >>> written = duplicate.write_table(
-    ...     duplicate.standings(results, rules), "standings.csv", rules, "standings"
-    ... )  # doctest: +SKIP
+    >>> table = duplicate.standings("sample_data/spec_example.csv")
+    >>> written = duplicate.publish(table, "standings.csv")  # doctest: +SKIP
 """
 
 from __future__ import annotations

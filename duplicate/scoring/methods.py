@@ -214,8 +214,8 @@ def score(
     Rows come in a canonical order (section, round, deal, table, seat, player), so the
     same results in any row order give the same table.
 
-        >>> import duplicate
-        >>> table = duplicate.score(duplicate.read_results("sample_data/spec_example.csv"))
+        >>> from duplicate.io.read import read_results
+        >>> table = score(read_results("sample_data/spec_example.csv"))
         >>> table[["player", "mp", "deal_rank", "rank_points"]].head(3)  # doctest: +SKIP
     """
     return score_batches(data, rules, adjustments, batch_rows=None).to_frame()
@@ -238,8 +238,8 @@ def standings(
 ) -> pd.DataFrame:
     """One row per player in final order, with every tie-break value and `decided_by`.
 
-    >>> import duplicate
-    >>> duplicate.standings(duplicate.read_results("sample_data/spec_example.csv"))
+    >>> from duplicate.io.read import read_results
+    >>> standings(read_results("sample_data/spec_example.csv"))
     ... # doctest: +SKIP
     """
     results, rules, method = _prepared(data, rules, adjustments)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import pandas as pd
 
@@ -11,14 +12,12 @@ from duplicate.model.adjustments import Adjustments
 from duplicate.model.results import Results, columns_of
 from duplicate.rules import Rules
 from duplicate.scoring.methods import method_of, score, standings
-from duplicate.text import SHARED_PLACE
 
 
 @dataclass(frozen=True)
 class ReportData:
     standings: pd.DataFrame
     scores: pd.DataFrame
-    places: pd.DataFrame  # section, player, round, place: the standings after each round
     rules: Rules
     adjustments: Adjustments | None
     # Round -> the standings after it (the last is `standings`).
@@ -31,29 +30,24 @@ class ReportData:
 def report_data(
     results: Results, rules: Rules, adjustments: Adjustments | None = None
 ) -> ReportData:
-    """Standings, scores, each player's place after every round, and (deals compared
-    within their round) the standings of each round alone."""
+    """Standings, scores, the standings after every round, and (deals compared within
+    their round) the standings of each round alone."""
     method = method_of(rules)
     if not method.explained:
         raise method.unsupported("the report")
     frame = results.frame
     rounds = sorted(frame["round"].unique())
-    places = []
     after_round = {}
     for last in rounds:
         so_far = replace(results, columns=columns_of(frame[frame["round"] <= last]))
-        corrections = adjustments
-        if adjustments is not None and last != rounds[-1]:
-            # The last pass takes every adjustment, so that one naming no result fails.
-            kept = adjustments.frame[adjustments.frame["round"] <= last]
-            corrections = replace(adjustments, frame=kept) if len(kept) else None
+        # The last pass takes every adjustment, so that one naming no result fails.
+        corrections = (
+            adjustments
+            if last == rounds[-1]
+            else _of_rounds(adjustments, [r for r in rounds if r <= last])
+        )
         table = standings(so_far, rules, corrections)
         after_round[int(last)] = table
-        place = table["place"]
-        if place.dtype == object or str(place.dtype).startswith("str"):
-            # A shared place written 8= is place 8 on the chart.
-            place = place.astype(str).str.rstrip(SHARED_PLACE).astype("int64")
-        places.append(table[["section", "player"]].assign(place=place.to_numpy(), round=int(last)))
     round_alone = {}
     if not deal_scope(rules.deal_scope).spans_rounds:
         for rnd in rounds:
@@ -61,18 +55,22 @@ def report_data(
                 round_alone[int(rnd)] = table
                 break
             alone = replace(results, columns=columns_of(frame[frame["round"] == rnd]))
-            corrections = None
-            if adjustments is not None:
-                kept = adjustments.frame[adjustments.frame["round"] == rnd]
-                corrections = replace(adjustments, frame=kept) if len(kept) else None
+            corrections = _of_rounds(adjustments, [rnd])
             round_alone[int(rnd)] = standings(alone, rules, corrections)
     return ReportData(
         # After the last round, with every correction: the event's standings.
         standings=table,
         scores=score(results, rules, adjustments),
-        places=pd.concat(places, ignore_index=True),
         rules=rules,
         adjustments=adjustments,
         after_round=after_round,
         round_alone=round_alone,
     )
+
+
+def _of_rounds(adjustments: Adjustments | None, rounds: list[Any]) -> Adjustments | None:
+    """The adjustments of `rounds`; None when there are none."""
+    if adjustments is None:
+        return None
+    kept = adjustments.frame[adjustments.frame["round"].isin(rounds)]
+    return replace(adjustments, frame=kept) if len(kept) else None

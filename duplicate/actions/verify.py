@@ -56,8 +56,7 @@ def verify(
     from duplicate.io.read import read_published, source_name
     from duplicate.model.columns import compared
     from duplicate.scoring.verify import (
-        compared_at_fewer_decimals,
-        differences,
+        compare,
         not_compared,
         require_players,
         with_player_column,
@@ -77,15 +76,11 @@ def verify(
         # Names are compared when the published file shows them.
         recomputed = recomputed.drop(columns="name", errors="ignore")
     by_id = _by_id(table, event)
-    found = differences(
-        by_id, recomputed, _exact(event, recomputed), event.rules.percentage_rounding
-    )
-    table_out = Table("differences", event.rules, with_names(found, event.players), event=event)
+    found = compare(by_id, recomputed, _exact(event, recomputed), event.rules.percentage_rounding)
+    differences = with_names(found.differences, event.players)
+    table_out = Table("differences", event.rules, differences, event=event)
     return Verification(
-        table_out,
-        name,
-        tuple(not_compared(table, recomputed)),
-        tuple(compared_at_fewer_decimals(by_id, recomputed)),
+        table_out, name, tuple(not_compared(table, recomputed)), found.fewer_decimals
     )
 
 

@@ -7,6 +7,7 @@ never compared after rounding for display.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -57,6 +58,18 @@ def div_rounded(num: IntArray, den: IntArray | int, rounding: str = "half-up") -
     else:
         raise ValueError(f"unknown rounding {rounding!r}")
     return np.asarray(sign * rounded, dtype=np.int64)
+
+
+def fraction_rounded(value: Fraction, rounding: str = "half-up") -> int:
+    """`value` to a whole number as div_rounded rounds, for one exact fraction of any
+    size: an exact half half-up (away from zero), half-down (towards zero) or half-even."""
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    twice = 2 * rest
+    up = twice > value.denominator or (
+        twice == value.denominator
+        and (rounding == "half-up" or (rounding == "half-even" and whole % 2 == 1))
+    )
+    return (whole + up) * (-1 if value < 0 else 1)
 
 
 def ratio_key(num: IntArray, den: IntArray) -> tuple[IntArray, FloatArray]:

@@ -15,6 +15,7 @@ import pandas as pd
 
 from duplicate.errors import UsageError
 from duplicate.model.adjustments import Adjustments
+from duplicate.model.exact import fraction_rounded
 from duplicate.model.results import Results
 from duplicate.model.robots import is_robot
 from duplicate.rules import Rules
@@ -205,18 +206,6 @@ def written_place(place: object) -> int | str:
     return place if isinstance(place, str) else int(str(place))
 
 
-def rounded(value: Fraction, rounding: str) -> int:
-    """`value` to a whole number, an exact half going as `rounding` says (half-up: away
-    from zero; half-down: towards zero; half-even)."""
-    whole, rest = divmod(abs(value.numerator), value.denominator)
-    twice = 2 * rest
-    up = twice > value.denominator or (
-        twice == value.denominator
-        and (rounding == "half-up" or (rounding == "half-even" and whole % 2 == 1))
-    )
-    return (whole + up) * (-1 if value < 0 else 1)
-
-
 def _percentage_detail(
     name: str, own: pd.DataFrame, results: Results, fractional_mp: bool, rules: Rules
 ) -> dict[str, Any]:
@@ -240,7 +229,7 @@ def _percentage_detail(
         mp = pct * top
         if rules.board_mp != "exact":
             unit = 10 ** int(rules.board_mp)
-            mp = Fraction(rounded(mp * unit, rules.percentage_rounding), unit)
+            mp = Fraction(fraction_rounded(mp * unit, rules.percentage_rounding), unit)
             pct = mp / top if top else pct
         board_pcts.append(pct)
         board_mps.append(mp)
@@ -263,7 +252,7 @@ def _percentage_detail(
         "player": name,
         "deals": deals,
         "percentage": {
-            "value": cents(rounded(exact * 100, rules.percentage_rounding)),
+            "value": cents(fraction_rounded(exact * 100, rules.percentage_rounding)),
             "exact": _fraction_text(exact),
         },
         "mp": mp_shown,

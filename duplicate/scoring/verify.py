@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -9,7 +10,7 @@ import pandas as pd
 
 from duplicate.errors import InvalidData, Problem
 from duplicate.model.columns import compared
-from duplicate.scoring.explain import rounded
+from duplicate.model.exact import fraction_rounded
 
 DIFFERENCE_COLUMNS = ("section", "player", "field", "published", "recomputed")
 KEYS = ("section", "player")
@@ -83,16 +84,27 @@ def agrees_as_published(
     places = len(published.partition(".")[2])
     value = exact if exact is not None else Fraction(Decimal(recomputed))
     scale = 10**places
-    return bool(Fraction(Decimal(published)) * scale == rounded(value * scale, rounding))
+    return bool(Fraction(Decimal(published)) * scale == fraction_rounded(value * scale, rounding))
 
 
-def differences(
+@dataclass(frozen=True)
+class Comparison:
+    """What differs between published and recomputed standings, and the columns some
+    published number was compared in at fewer decimals ("percentage compared at 1
+    decimal, as published")."""
+
+    differences: pd.DataFrame
+    fewer_decimals: tuple[str, ...]
+
+
+def compare(
     published: pd.DataFrame,
     recomputed: pd.DataFrame,
     exact: Exact | None = None,
     percentage_rounding: str = "half-up",
-) -> pd.DataFrame:
-    """One row per field that differs: section, player, field, published, recomputed.
+) -> Comparison:
+    """The differences: one row per field that differs, section, player, field,
+    published, recomputed.
 
     Only the columns the published table has are compared (not_compared names the
     others). Players are matched by (section, player), their ids compared as written; a player
@@ -138,11 +150,13 @@ def differences(
         ),
     ]
     matched = both[both["_merge"] == "both"]
+    said = []
     for position, field in enumerate(fields):
         differ = matched[matched[field] != matched[f"{field}_new"]]
         written = f"{field} as written"
         coarser = differ[fewer_decimals(differ[written], differ[f"{written}_new"]).to_numpy()]
         if len(coarser):
+            said.append(_compared_at(field, coarser[written]))
             values = (exact or {}).get(field, {})
             rounding = percentage_rounding if field == "percentage" else "half-up"
             agree = [
@@ -166,7 +180,14 @@ def differences(
         )
     found = pd.concat(pieces, ignore_index=True)
     found = found.sort_values([*KEYS, "_order"], kind="stable", ignore_index=True)
-    return found[list(DIFFERENCE_COLUMNS)].astype("str")
+    return Comparison(found[list(DIFFERENCE_COLUMNS)].astype("str"), tuple(said))
+
+
+def _compared_at(field: str, coarser: pd.Series) -> str:
+    """How a column's coarser published numbers were compared: at their decimals."""
+    places = sorted({int(n) for n in decimals(coarser)})
+    unit = "decimal" if places == [1] else "decimals"
+    return f"{field} compared at {' or '.join(str(n) for n in places)} {unit}, as published"
 
 
 def not_compared(published: pd.DataFrame, recomputed: pd.DataFrame) -> list[str]:
@@ -199,29 +220,3 @@ def require_players(published: pd.DataFrame, published_name: str) -> None:
                 )
             ]
         )
-
-
-def compared_at_fewer_decimals(published: pd.DataFrame, recomputed: pd.DataFrame) -> list[str]:
-    """The columns in which some published number was compared at fewer decimals than
-    the recomputed one has (it differs from it as written), with those decimals:
-    ["percentage compared at 1 decimal, as published"]."""
-    published = published.rename(columns=compared)
-    if "section" not in published.columns:
-        published = published.assign(section="")
-    fields = [c for c in recomputed.columns if c not in KEYS and c in published.columns]
-    both = comparable(published, fields).merge(
-        comparable(recomputed, fields), on=list(KEYS), suffixes=("", "_new")
-    )
-    said = []
-    for field in fields:
-        written = both[f"{field} as written"]
-        rounded_here = fewer_decimals(written, both[f"{field} as written_new"]) & (
-            both[field] != both[f"{field}_new"]
-        )
-        coarser = written[rounded_here.to_numpy()]
-        places = sorted({int(n) for n in decimals(coarser)})
-        if places:
-            count = " or ".join(str(n) for n in places)
-            unit = "decimal" if places == [1] else "decimals"
-            said.append(f"{field} compared at {count} {unit}, as published")
-    return said

@@ -426,10 +426,15 @@ def min_max_by(codes: IntArray, values: np.ndarray, size: int) -> tuple[IntArray
     """The smallest and the largest of `values` per code."""
     v = np.asarray(values, dtype=np.int64)
     low = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
-    high = np.full(size, np.iinfo(np.int64).min, dtype=np.int64)
     np.minimum.at(low, codes, v)
-    np.maximum.at(high, codes, v)
-    return low, high
+    return low, max_by(codes, v, size, np.iinfo(np.int64).min)
+
+
+def max_by(codes: IntArray, values: np.ndarray, size: int, empty: int = 0) -> IntArray:
+    """The largest of `values` per code (`empty` for a code no row has)."""
+    high = np.full(size, empty, dtype=np.int64)
+    np.maximum.at(high, codes, np.asarray(values, dtype=np.int64))
+    return high
 
 
 def distinct_key_order(key: CodeArray, size: int) -> IntArray | None:

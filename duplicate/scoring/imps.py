@@ -25,7 +25,8 @@ import pyarrow as pa
 
 from duplicate.errors import OutOfRange, UsageError
 from duplicate.model.adjustments import Adjustments
-from duplicate.model.codes import combine, dense_codes, first_rows
+from duplicate.model.arrays import arrow_array
+from duplicate.model.codes import combine, dense_codes, first_rows, max_by
 from duplicate.model.exact import (
     EXACT_DENOMINATOR_LIMIT,
     FloatArray,
@@ -113,12 +114,13 @@ def imp_rows(results: Results, rules: Rules, adjustments: Adjustments | None = N
     scores rules.imp_average IMPs for average plus (or an assigned 60%), its negation
     for average minus (40%), 0 for an assigned 50%; a void result scores nothing and is
     not counted. Other corrections are matchpoint corrections, refused here."""
+    compute = _butler if rules.method == "butler" else _cross
     if adjustments is None:
-        return _cross(results, rules) if rules.method != "butler" else _butler(results, rules)
+        return compute(results, rules)
     fixed = match_adjustments(results, adjustments)
     _refuse_matchpoint_corrections(fixed, adjustments)
     played, assigned_imps = assigned(fixed, rules)
-    rows = (_butler if rules.method == "butler" else _cross)(results, rules, played)
+    rows = compute(results, rules, played)
     num = np.where(played, rows.imp_num, assigned_imps)
     den = np.where(played, rows.imp_den, 1)
     return replace(
@@ -257,7 +259,7 @@ def imp_score(results: Results, rules: Rules, adjustments: Adjustments | None = 
     void = None if rows.counted is None else ~rows.counted[at]
     columns = {
         **result_arrays(results, identifier_arrays(results.columns, results), at),
-        "n": pa.array(n, mask=alone),
+        "n": arrow_array(n, mask=alone),
         "adjustment": adjustment_array(None if rows.note is None else rows.note[at], len(n)),
     }
     if rows.datum_num is not None and rows.datum_den is not None:
@@ -266,9 +268,9 @@ def imp_score(results: Results, rules: Rules, adjustments: Adjustments | None = 
         difference = div_half_up((score * den - num) * 100, den * unit)
         columns["datum"] = decimal_array(div_half_up(num * 100, den * unit), 2, alone)
         columns["difference"] = decimal_array(difference, 2, alone)
-        columns["imps"] = pa.array(rows.imp_num[at], mask=void)
+        columns["imps"] = arrow_array(rows.imp_num[at], mask=void)
         return table_of(columns, BUTLER_SCORE_COLUMNS)
-    columns["comparisons"] = pa.array(n - 1, mask=alone)
+    columns["comparisons"] = arrow_array(n - 1, mask=alone)
     columns["imps"] = _shown(rows.imp_num[at], rows.imp_den[at], rules, void)
     return table_of(columns, CROSS_SCORE_COLUMNS)
 
@@ -283,7 +285,7 @@ def _shown(
     """IMPs as shown: whole numbers, or averages in hundredths."""
     if _averaged(rules):
         return decimal_array(imp_centi(num, den), 2, mask)
-    return pa.array(num, mask=mask)
+    return arrow_array(num, mask=mask)
 
 
 def imp_standings(
@@ -320,8 +322,7 @@ def imp_standings(
     }
     if rules.imp_totals == "scaled":
         code, n_sections = section_codes(section)
-        most = np.zeros(n_sections, dtype=np.int64)
-        np.maximum.at(most, code, deals)
+        most = max_by(code, deals, n_sections)
         largest = int(np.abs(total).max(initial=0)) * int(most.max(initial=1)) * 100
         if largest >= _LIMIT or (
             len(deals) and int(deals.max()) * common >= EXACT_DENOMINATOR_LIMIT

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from duplicate.errors import OutOfRange
-from duplicate.model.codes import sum_by
+from duplicate.model.codes import max_by, sum_by
 from duplicate.model.exact import CodeArray, FloatArray, IntArray, div_rounded, fraction_sums
 from duplicate.model.grouping import section_codes
 from duplicate.rules import Rules
@@ -74,8 +74,8 @@ def board_figures(
     if group is not None:
         # Each comparison group's top, for the results assigned an MP% in it.
         codes = np.asarray(group, dtype=np.int64)
-        group_tops = np.zeros(int(codes.max(initial=-1)) + 1, dtype=np.int64)
-        np.maximum.at(group_tops, codes, np.maximum(items.top[items.row_item], 0))
+        size = int(codes.max(initial=-1)) + 1
+        group_tops = max_by(codes, np.maximum(items.top[items.row_item], 0), size)
         group_top = np.where(compared, group_top, group_tops[codes[rows]])
     if rules.board_mp == "exact":
         return BoardFigures(

@@ -190,7 +190,7 @@ class _Reader:
         return Event(source_name(path), Rules(), hands=log, parts=(part,))
 
     def _session(self, path: str | Input) -> Event:
-        from duplicate.event import EventInfo, Player, Players
+        from duplicate.event import Player, Players
         from duplicate.imports import read_session
         from duplicate.io.read import source_name
         from duplicate.model.adjustments import parse_adjustments
@@ -215,8 +215,7 @@ class _Reader:
                 name,
             )
         # Its title and date head the pages, as those of the event folder it imports as.
-        said = session.info
-        info = EventInfo(said.title, said.date, "other", 2) if said.title or said.date else None
+        info = session.info.event_info()
         return Event(
             name,
             rules,

@@ -28,14 +28,8 @@ def import_session(
         >>> duplicate.import_session("club.pbn").frame  # doctest: +SKIP
     """
     from duplicate.event import Event, Part
-    from duplicate.imports import read_session
 
-    session = _with_conventions(
-        read_session(
-            str(source), session_format, 1 if round_number is None else round_number, winners
-        ),
-        conventions,
-    )
+    session = _read(source, round_number, winners, session_format, conventions)
     where = session.source
     _refuse_artificial(session)
     event = Event(
@@ -47,12 +41,22 @@ def import_session(
     return Table("results", session.rules, session.table, {"session": session.note}, event)
 
 
-def _with_conventions(session: Session, conventions: dict[str, Any]) -> Session:
-    """The session with the rules settings given beside what the file says (sections
+def _read(
+    source: Any,
+    round_number: int | None,
+    winners: Literal["auto", "one", "two"],
+    session_format: Literal["pbn", "usebio"] | None,
+    conventions: dict[str, Any],
+) -> Session:
+    """The session, with the rules settings given beside what the file says (sections
     as one field, a percentage convention): what its program did that the file does
     not say."""
     from dataclasses import replace
 
+    from duplicate.imports import read_session
+
+    number = 1 if round_number is None else round_number
+    session = read_session(str(source), session_format, number, winners)
     return replace(session, rules=session.rules.with_settings(**conventions))
 
 
@@ -107,14 +111,9 @@ def import_event(
 
     from duplicate.actions.event import event_add, event_adjust, event_init
     from duplicate.errors import UsageError
-    from duplicate.imports import read_session
+    from duplicate.imports.session import SESSION_GAME, SESSION_TABLE_SIZE
 
-    session = _with_conventions(
-        read_session(
-            str(source), session_format, 1 if round_number is None else round_number, winners
-        ),
-        conventions,
-    )
+    session = _read(source, round_number, winners, session_format, conventions)
     when = session.info.date or date or ""
     if not when:
         raise UsageError(
@@ -134,7 +133,15 @@ def import_event(
         name = Path(session.source).name
         players = staged / f"{name} players.csv"
         session.players().to_csv(players, index=False)
-        event_init(event, title, when, "other", 2, players=players, rules=session.rules)
+        event_init(
+            event,
+            title,
+            when,
+            SESSION_GAME,
+            SESSION_TABLE_SIZE,
+            players=players,
+            rules=session.rules,
+        )
         said.append(f"made event {title!r} ({when}) in {target}")
         for number, rows in session.table.groupby("round", sort=True):
             upload = staged / f"{name} round {number}.csv"

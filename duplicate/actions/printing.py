@@ -72,8 +72,9 @@ def print_event(
     from duplicate.render.fonts import cjk_font
 
     folder = source.folder if isinstance(source, Event) else source
-    if what == "travellers" and _is_session(source):
-        return _bridge_travellers(source, font)
+    session = _session_path(source) if what == "travellers" else None
+    if session is not None:
+        return _bridge_travellers(source, session, font)
     if not isinstance(folder, str | Path) or not is_event(folder):
         raise UsageError(
             f"{source} is not an event folder (see `duplicate event init`)", "print.no-event"
@@ -126,23 +127,24 @@ def _printed(
     return Printed(what, pdf, event.rules, event, tuple(warnings), face.path)
 
 
-def _is_session(source: Any) -> bool:
-    """A bridge session's file (PBN or USEBIO XML), or an event read from one."""
+def _session_path(source: Any) -> str | None:
+    """The bridge session's file (PBN or USEBIO XML) `source` is, or an event was read
+    from; None for anything else."""
+    from duplicate.load import looks_like_session
+
     path = source.parts[0].path if isinstance(source, Event) and source.parts else source
-    return isinstance(path, str | Path) and Path(path).suffix.casefold() in (".pbn", ".xml")
+    return str(path) if isinstance(path, str | Path) and looks_like_session(str(path)) else None
 
 
-def _bridge_travellers(source: Any, font: str | None) -> Printed:
-    """A blank traveller per board of a bridge session, for the same movement: who
-    meets whom on each board (at which table, when the session says), from the
-    session's traveller lines."""
-    from duplicate.event import EventInfo
+def _bridge_travellers(source: Any, path: str, font: str | None) -> Printed:
+    """A blank traveller per board of the bridge session `path` (which `source` is, or
+    was read from), for the same movement: who meets whom on each board (at which
+    table, when the session says), from the session's traveller lines."""
     from duplicate.imports import session_lines
     from duplicate.imports.session import SessionInfo
     from duplicate.render import printed
     from duplicate.render.fonts import cjk_font
 
-    path = source.parts[0].path if isinstance(source, Event) else str(source)
     said = SessionInfo()
     lines = session_lines(path, info=said)
     meetings = [
@@ -151,7 +153,8 @@ def _bridge_travellers(source: Any, font: str | None) -> Printed:
     ]
     face = cjk_font(font)
     # Headed as the session's report and the event folder it imports as are.
-    heading = EventInfo(said.title, said.date, "other", 2).heading() or Path(path).name
+    info = said.event_info()
+    heading = info.heading() if info is not None else Path(path).name
     pdf = printed.bridge_travellers(meetings, heading, face)
     event = source if isinstance(source, Event) else Event(path, Rules(method="percentage"))
     return Printed("travellers", pdf, event.rules, event, (), face.path)

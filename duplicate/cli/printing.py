@@ -4,7 +4,6 @@ travellers as PDF for the venue."""
 from __future__ import annotations
 
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -87,8 +86,9 @@ def print_event(
     import duplicate
     from duplicate.errors import UsageError
     from duplicate.io.event_folder import is_event
+    from duplicate.load import looks_like_session
 
-    session = Path(folder).suffix.casefold() in (".pbn", ".xml")
+    session = looks_like_session(folder)
     if not (is_event(folder) or (session and what == Printable.travellers)):
         also = "; a bridge session prints travellers only" if session else ""
         raise UsageError(

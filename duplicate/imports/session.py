@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
@@ -29,6 +29,9 @@ from duplicate.errors import InvalidData, Problem
 from duplicate.limits import MAX_SESSION_PROBLEMS, MAX_SESSION_RESULTS
 from duplicate.model.columns import PLAY_COLUMNS
 from duplicate.text import natural
+
+if TYPE_CHECKING:
+    from duplicate.event import EventInfo
 
 RESULT_COLUMNS = ("section", "round", "deal", "seat", "player", "score")
 Winners = Literal["auto", "one", "two"]
@@ -83,6 +86,21 @@ class SessionInfo:
     one_field: bool = False
     # The lines that say a board was not played (board, line): no results.
     not_played: list[tuple[str, int]] = field(default_factory=list)
+
+    def event_info(self) -> EventInfo | None:
+        """What the file says of the event (title, date), as an event folder says it;
+        None when it says neither."""
+        from duplicate.event import EventInfo
+
+        if not (self.title or self.date):
+            return None
+        return EventInfo(self.title, self.date, SESSION_GAME, SESSION_TABLE_SIZE)
+
+
+# A bridge session as an event folder holds it: its game ("other": bridge is scored
+# from its results, not from raw outcomes) and its tables of two pairs.
+SESSION_GAME = "other"
+SESSION_TABLE_SIZE = 2
 
 
 # A score in points: a whole number, written with a zero fraction by some programs

@@ -348,7 +348,7 @@ def score_sheets(
             y -= 18
         y -= 10
         first = 70.0
-        step = (WIDTH - 2 * MARGIN - first) / max(len(seats), 1)
+        step, xs = _seat_columns(first, len(seats))
         page.text(MARGIN, y, "副 Deal", 10)
         for i, (seat, player) in enumerate(zip(seats, players, strict=True)):
             x = MARGIN + first + i * step
@@ -356,7 +356,6 @@ def score_sheets(
             page.fitted(x + 4, y - 5, player, 9, step - 8)
         y -= 12
         row = min(28.0, (y - MARGIN - 70) / (len(deals) + 1))
-        xs = [MARGIN, MARGIN + first] + [MARGIN + first + (i + 1) * step for i in range(len(seats))]
         # A line per deal, and one for the totals.
         _grid(page, y, row, len(deals) + 1, xs)
         for n, deal in enumerate(deals):
@@ -393,15 +392,12 @@ def travellers(
                 title = f"{where}第 {rnd} 轮 第 {deal} 副 · Round {rnd} Deal {deal}"
                 y = page.head(heading, title + (f" ({part + 1})" if part else ""))
                 first = 44.0
-                step = (WIDTH - 2 * MARGIN - first) / max(len(seats), 1)
+                step, xs = _seat_columns(first, len(seats))
                 page.text(MARGIN, y, "桌 Table", 10)
                 for i, seat in enumerate(seats):
                     page.text(MARGIN + first + i * step + 4, y, f"座 Seat {seat}", 10)
                 y -= 8
                 row = 26.0
-                xs = [MARGIN, MARGIN + first] + [
-                    MARGIN + first + (i + 1) * step for i in range(len(seats))
-                ]
                 _grid(page, y, row, len(chunk), xs)
                 for n, (table, group) in enumerate(chunk):
                     line = y - (n + 1) * row
@@ -413,6 +409,13 @@ def travellers(
                             page.fitted(x, line + row - 9, str(at[seat]), 7, step * 0.6)
                 page.next_page()
     return page.pdf()
+
+
+def _seat_columns(first: float, seats: int) -> tuple[float, list[float]]:
+    """A sheet's columns across the page: a first column `first` wide (the deal, the
+    table), then one of equal width per seat. Their width, and the lines between them."""
+    step = (WIDTH - 2 * MARGIN - first) / max(seats, 1)
+    return step, [MARGIN, MARGIN + first] + [MARGIN + first + (i + 1) * step for i in range(seats)]
 
 
 def _grid(page: Page, top: float, row: float, count: int, xs: Sequence[float]) -> None:

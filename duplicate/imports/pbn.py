@@ -23,7 +23,7 @@ from duplicate.imports.session import (
     SessionInfo,
     TravellerLine,
     artificial,
-    has_fraction,
+    not_a_score,
     not_played,
     play_of,
     points,
@@ -237,7 +237,11 @@ def _result(
     ns_score = _ns_score(row)
     given = artificial(row.get("Score_NS", "-"), row.get("Score_EW", "-"))
     if ns_score is None and given is None:
-        found.add(_not_a_score(source, row, number))
+        ns, ew = row.get("Score_NS", "-"), row.get("Score_EW", "-")
+        shown = f"score {f'{ns}/{ew}'!r}"
+        found.add(
+            not_a_score(source, shown, (ns, ew), number, "Score_NS", "is not a score", _FIX_SCORE)
+        )
         return None
     # A Section column's "-" is PBN's empty value: the game's [Section] tag, if any.
     section = row.get("Section", "-").strip()
@@ -266,30 +270,6 @@ def _bye(row: dict[str, str]) -> bool:
     pairs = (row.get("PairId_NS", "-").strip(), row.get("PairId_EW", "-").strip())
     scores = {row.get(column, "-").strip().casefold() for column in ("Score_NS", "Score_EW")}
     return "-" in pairs and "bye" in scores
-
-
-def _not_a_score(source: str, row: dict[str, str], number: int) -> Problem:
-    ns, ew = row.get("Score_NS", "-"), row.get("Score_EW", "-")
-    shown = f"{ns}/{ew}"
-    if has_fraction(ns) or has_fraction(ew):
-        return Problem(
-            source,
-            f"score {shown!r} has a fraction: a bridge score is a whole number of points",
-            (number,),
-            "Score_NS",
-            "give the score in whole points (430, or 430.0 as some programs write it)",
-            position="line",
-            code="cell.not-a-score",
-        )
-    return Problem(
-        source,
-        f"score {shown!r} is not a score",
-        (number,),
-        "Score_NS",
-        _FIX_SCORE,
-        position="line",
-        code="cell.not-a-score",
-    )
 
 
 def _ns_score(row: dict[str, str]) -> int | None:

@@ -126,6 +126,34 @@ def has_fraction(text: str) -> bool:
     return bool(_FRACTION.fullmatch(text.strip()))
 
 
+def not_a_score(
+    source: str,
+    named: str,
+    given: tuple[str, ...],
+    line: int,
+    column: str,
+    otherwise: str,
+    fix: str,
+) -> Problem:
+    """The problem of a line whose score (`given`, `named` so in the message) is
+    neither points nor an artificial score: one with a fraction says so; any other is
+    said `otherwise`, with `fix`."""
+    fraction = any(has_fraction(value) for value in given)
+    return Problem(
+        source,
+        f"{named} has a fraction: a bridge score is a whole number of points"
+        if fraction
+        else f"{named} {otherwise}",
+        (line,),
+        column,
+        "give the score in whole points (430, or 430.0 as some programs write it)"
+        if fraction
+        else fix,
+        position="line",
+        code="cell.not-a-score",
+    )
+
+
 def not_played(*scores: str) -> bool:
     """Scores that say a board was not played at a table: "NP", or none ("-") for each
     side."""

@@ -29,7 +29,7 @@ from duplicate.imports.session import (
     SessionInfo,
     TravellerLine,
     artificial,
-    has_fraction,
+    not_a_score,
     not_played,
     play_of,
     points,
@@ -239,23 +239,15 @@ def _line(
     in_points = points(score)
     given = artificial(score, "-") if in_points is None else None
     if in_points is None and given is None:
-        fraction = has_fraction(score)
         found.add(
-            Problem(
+            not_a_score(
                 found.source,
-                f"SCORE {score!r} "
-                + (
-                    "has a fraction: a bridge score is a whole number of points"
-                    if fraction
-                    else "is not a score in points"
-                ),
-                (traveller.sourceline or 1,),
+                f"SCORE {score!r}",
+                (score,),
+                traveller.sourceline or 1,
                 "SCORE",
-                "give the score in whole points (430, or 430.0 as some programs write it)"
-                if fraction
-                else "give a score in points, or an artificial score (A5050, A60, 60%, A+, A-)",
-                position="line",
-                code="cell.not-a-score",
+                "is not a score in points",
+                "give a score in points, or an artificial score (A5050, A60, 60%, A+, A-)",
             )
         )
         return None

@@ -6,6 +6,7 @@ whatever the game (docs/output.md), so that what reads them goes on working.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -56,7 +57,13 @@ def _seated_by_direction(event: Event) -> bool:
         return False  # seat numbers (an integer array): a card game's
     import pyarrow.compute as pc
 
-    found = set(pc.unique(seat).to_pylist())
+    return by_direction(pc.unique(seat).to_pylist())
+
+
+def by_direction(seats: Iterable[object]) -> bool:
+    """Whether results are seated by direction, as a bridge pairs session is: every
+    seat NS or EW."""
+    found = {str(seat) for seat in seats}
     return bool(found) and found <= DIRECTIONS
 
 

@@ -8,7 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pandas as pd
 
-from duplicate.games.words import DIRECTIONS
+from duplicate.games.words import by_direction
 from duplicate.render.data import ReportData
 from duplicate.text import natural
 
@@ -19,8 +19,7 @@ ROUND_COLUMNS = ("section", "player", "round", "table", "opponents", "result", "
 
 def is_bridge(scores: pd.DataFrame) -> bool:
     """Whether the results are a bridge pairs session's: every seat NS or EW."""
-    seats = set(scores["seat"].astype(str).unique())
-    return bool(seats) and seats <= DIRECTIONS
+    return by_direction(scores["seat"].unique())
 
 
 def field_section(sections: pd.Series, bridge: bool) -> pd.Series:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -79,11 +80,7 @@ def render_text(e: Explanation, words: Words = CARD_GAMES) -> str:
     # Short headings for a table read on paper.
     short = {"mp_pct": "MP%", "deal_rank": "rank", "rank_points": "points"}
     header = [short.get(k, words.heading(k)) for k in keys]
-    cells = [
-        [words.seat(text(d.seat)) if k == "seat" else text(getattr(d, k)) for k in keys]
-        for d in e.deals
-    ]
-    lines += _aligned([header, *cells])
+    lines += _aligned([header, *_cells(e.deals, keys, words)])
     for d in e.deals:
         if d.parts:
             parts = "; ".join(f"{p.weight}% of {text(p.score)}: {p.mp} MP" for p in d.parts)
@@ -174,11 +171,7 @@ def _imp_lines(e: Explanation, words: Words) -> list[str]:
     keys += ["datum", "difference", "imps"] if butler else ["imps"]
     if any(d.adjustment for d in e.imps.deals):
         keys.append("adjustment")
-    cells = [
-        [words.seat(text(d.seat)) if k == "seat" else text(getattr(d, k)) for k in keys]
-        for d in e.imps.deals
-    ]
-    lines = _aligned([[words.heading(k) for k in keys], *cells])
+    lines = _aligned([[words.heading(k) for k in keys], *_cells(e.imps.deals, keys, words)])
     if not butler:
         how = "average over the comparisons" if e.rules.cross_imps == "average" else "sum"
         for d in e.imps.deals:
@@ -200,6 +193,16 @@ def _imp_lines(e: Explanation, words: Words) -> list[str]:
             f"Total {text(e.imps.total)} = {text(e.imps.summed)} x {e.imps.scaled_to} / {count}"
         )
     return lines + _equal_or_ahead(e, " IMPs", "Equal totals")
+
+
+def _cells(deals: Sequence[Any], keys: list[str], words: Words) -> list[list[str]]:
+    """Each deal's `keys` as text, its seat in the game's words."""
+    from duplicate.scoring.explanation import number_text as text
+
+    return [
+        [words.seat(text(d.seat)) if k == "seat" else text(getattr(d, k)) for k in keys]
+        for d in deals
+    ]
 
 
 def _equal_or_ahead(e: Explanation, unit: str, equal: str) -> list[str]:

@@ -336,16 +336,11 @@ class Site(Pages):
 
     def standings_tables(self, table: pd.DataFrame, depth: int) -> str:
         parts = []
-        up = "../" * depth
         # Sections in the standings' order (甲组 before 乙组).
         for section, group in table.groupby("section", sort=False):
             heading = f"<h2>{self.t['section']} {text(section)}</h2>" if section else ""
             link = {
-                "player": lambda r: (
-                    up + self.player_page[(str(r["section"]), str(r["player"]))]
-                    if (str(r["section"]), str(r["player"])) in self.player_page
-                    else None
-                )
+                "player": lambda r: self.player_link(str(r["section"]), str(r["player"]), depth)
             }
             fields = [c for c in self.standings_fields if c in table.columns]
             parts.append(heading + self.table(group, fields, "standings", link, LOW_PRIORITY))
@@ -378,9 +373,11 @@ class Site(Pages):
     def results_of(self, key: tuple[str, ...]) -> pd.DataFrame:
         return self.data.scores.iloc[self.deal_rows[key]]
 
-    def player_link(self, section: str, player: str) -> str | None:
+    def player_link(self, section: str, player: str, depth: int = 1) -> str | None:
+        """The href of a player's page from a page `depth` folders down; None when the
+        player has none."""
         path = self.player_page.get((section, player))
-        return "../" + path if path else None
+        return "../" * depth + path if path else None
 
     def deal(self, key: tuple[str, ...]) -> str:
         rows = self.results_of(key)
@@ -508,9 +505,9 @@ class Site(Pages):
 
     def opponent(self, who: tuple[str, str], depth: int = 0) -> str:
         """An opponent's id, linked to their page."""
-        path = self.player_page.get(who)
+        href = self.player_link(*who, depth)
         shown = text(who[1])
-        return f'<a href="{"../" * depth}{escape(path)}">{shown}</a>' if path else shown
+        return f'<a href="{escape(href)}">{shown}</a>' if href else shown
 
     def player(self, key: tuple[str, str]) -> str:
         section, player = key

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 from duplicate.deal_scope import DealScope, deal_scope
 from duplicate.errors import UsageError
@@ -35,7 +35,6 @@ from duplicate.options import (
     parse_whole,
     rules_toml,
     rules_values,
-    setting,
     settings,
 )
 from duplicate.stages.stage_rules import StageRules
@@ -111,12 +110,14 @@ class Rules:
     source: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.tie_ranking not in ("competition", "dense"):
-            raise UsageError(
-                f"{{opt:tie_ranking}} must be 'competition' or 'dense', not {self.tie_ranking!r}",
-                "rules.bad-value",
-            )
-        deal_scope(self.deal_scope)  # refuses an unknown one
+        # Every choice among its declared choices (duplicate.options).
+        for item in settings("scoring"):
+            value = getattr(self, item.name)
+            if item.kind == "choice" and value not in item.choices:
+                raise UsageError(
+                    f"{{opt:{item.name}}} must be one of {', '.join(item.choices)}, not {value!r}",
+                    "rules.bad-value",
+                )
         if self.rank_base <= 0:
             raise UsageError(
                 f"{{opt:rank_base}} must be a positive integer, not {self.rank_base}",
@@ -132,18 +133,6 @@ class Rules:
                 "({opt:rank_base} times the largest factor) cannot be totalled exactly; "
                 "choose a smaller base",
                 "rules.too-large",
-            )
-        if self.method not in get_args(Method):
-            raise UsageError(
-                "{opt:method} must be one of "
-                + ", ".join(repr(m) for m in get_args(Method))
-                + f", not {self.method!r}",
-                "rules.bad-value",
-            )
-        if self.factoring not in ("none", "neuberg"):
-            raise UsageError(
-                f"{{opt:factoring}} must be 'none' or 'neuberg', not {self.factoring!r}",
-                "rules.bad-value",
             )
         if self.factoring != "none" and self.method not in ("matchpoints", "percentage"):
             raise UsageError(
@@ -178,24 +167,6 @@ class Rules:
             raise UsageError(
                 "{opt:sp_min_deals} and {opt:paohuzi_min_huxi} must be >= 0", "rules.bad-value"
             )
-        for name in (
-            "percentage_of",
-            "board_mp",
-            "percentage_rounding",
-            "shared_places",
-            "place_ties",
-            "sections",
-            "cross_imps",
-            "imp_totals",
-            "butler_half",
-        ):
-            choices = setting(name).choices
-            if getattr(self, name) not in choices:
-                raise UsageError(
-                    f"{{opt:{name}}} must be one of {', '.join(choices)}, "
-                    f"not {getattr(self, name)!r}",
-                    "rules.bad-value",
-                )
         unknown = [t for t in self.tie_breaks if t not in TIE_BREAKS]
         if unknown or len(set(self.tie_breaks)) != len(self.tie_breaks):
             raise UsageError(

@@ -17,6 +17,10 @@ manifest_app = typer.Typer(
 )
 
 
+# A comparison's row, as json and csv give it.
+CHECK_COLUMNS = ("item", "path", "recorded", "now", "agrees")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(manifest_app)
 
@@ -49,10 +53,7 @@ def check(
     found = duplicate.check_manifest(manifest, rerun)
     if rerun and found.not_rerun:
         stderr.print(f"note: {found.not_rerun}: not run again")
-    checks = [
-        {"item": c.item, "path": c.path, "recorded": c.recorded, "now": c.now, "agrees": c.agrees}
-        for c in found.checks
-    ]
+    checks = [{name: getattr(c, name) for name in CHECK_COLUMNS} for c in found.checks]
     emit_items(
         "manifest check",
         "checks",
@@ -63,7 +64,7 @@ def check(
         settings,
         lambda: ("\n".join(found.lines()) + "\n").encode("utf-8"),
         "table",
-        ("item", "path", "recorded", "now", "agrees"),
+        CHECK_COLUMNS,
     )
     differ = sum(not c.agrees for c in found.checks)
     if differ:

@@ -42,8 +42,7 @@ def percentage_standings(
 ) -> pa.Table:
     """Players by exact session percentage; equal percentages share the place (or are
     split by count-back when the rules say so)."""
-    counted = _counted(results, rules, adjustments)
-    figures, kept, player, n_players, pct, rows = counted
+    figures, kept, player, n_players, pct, rows = _counted(results, rules, adjustments)
     first = first_rows(player, n_players)
     compared = figures.compared
     mp_total = sum_by(player, np.where(compared, figures.mp, 0), n_players)

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 import duplicate
 from duplicate.cli import app
 from tests.conftest import codes
+from tests.test_neuberg import section_9_example
 from tests.test_properties import events
 
 runner = CliRunner()
@@ -194,17 +195,6 @@ def test_an_exact_half_rounds_as_the_program_rounds_it(tmp_path: Path) -> None:
             "--percentage-rounding", rounding, "-o", "-",
         )  # fmt: skip
         assert percentage_of(out, "A") == expected
-
-
-def section_9_example(tmp_path: Path) -> Path:
-    """Deal 1 played 11 times, deal 2 only 10 (docs/scoring.md section 9): p5 has MP 8
-    of 20 on deal 1, and MP 8 of 18 on deal 2 (8.90 of 20 factored)."""
-    rows = ["deal,seat,player,score"]
-    rows += [f"1,0,p{i},{i}" for i in range(1, 12)]
-    rows += [f"2,0,p{i},{i * 10}" for i in range(1, 11)]
-    path = tmp_path / "session.csv"
-    path.write_text("\n".join(rows) + "\n")
-    return path
 
 
 def test_board_mps_rounded_as_published(tmp_path: Path) -> None:

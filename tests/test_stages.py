@@ -9,6 +9,7 @@ import tomllib
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -169,6 +170,17 @@ def standings_of(rows: list[dict[str, object]], rules: StageRules) -> pd.DataFra
     return stage_of(rows, rules).frame
 
 
+def _reference(rows: list[dict[str, object]], rules: StageRules) -> Any:
+    """The plain reference's run of the stage, under the same rules."""
+    return stage_reference.run_stage(
+        rows,
+        rules.start,
+        [(Fraction(m), b) for m, b in rules.base],
+        Fraction(rules.eliminate_below),
+        rules.eliminate_below_chips,
+    )
+
+
 @common
 @given(stages())
 def test_elimination_agrees_with_the_reference(
@@ -178,13 +190,7 @@ def test_elimination_agrees_with_the_reference(
     if not rows:
         return
     got = standings_of(rows, rules)
-    want = stage_reference.run_stage(
-        rows,
-        rules.start,
-        [(Fraction(m), b) for m, b in rules.base],
-        Fraction(rules.eliminate_below),
-        rules.eliminate_below_chips,
-    )
+    want = _reference(rows, rules)
     order = stage_reference.stage_order(want)
     assert list(got["player"]) == order
     for position, row in enumerate(got.itertuples()):
@@ -209,13 +215,7 @@ def test_equal_chips_are_settled_by_the_last_hands_game_score(
     if not rows:
         return
     got = standings_of(rows, rules)
-    want = stage_reference.run_stage(
-        rows,
-        rules.start,
-        [(Fraction(m), b) for m, b in rules.base],
-        Fraction(rules.eliminate_below),
-        rules.eliminate_below_chips,
-    )
+    want = _reference(rows, rules)
     assert list(got["player"]) == stage_reference.stage_order(want)
     places = stage_reference.stage_places(want)
     assert [int(p) for p in got["place"]] == [places[p] for p in got["player"]]

@@ -9,7 +9,9 @@ before it. A page that goes on from another's examples says so in a comment,
 `<!-- examples: after OTHER.md -->`, and its blocks run after that page's, the two
 checked in one run (the other page is not run again on its own). A command
 whose output cannot be the same twice (a timestamp) ends in `# output not compared`:
-it is run, and its output left unread.
+it is run, and its output left unread. On a line that names a Parquet file, a sha256
+(its first 12 digits) stands for any: the file carries the version of Arrow that wrote
+it, and so its bytes change with that version.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ INPUTS = [
 NOT_COMPARED = "# output not compared"
 AFTER = re.compile(r"<!-- examples: after (\S+) -->")
 BLOCK = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
+SHA256 = re.compile(r"(?<![0-9a-f])[0-9a-f]{12}(?![0-9a-f])")
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ def examples(page: Path) -> list[Example]:
 def _trimmed(lines: list[str]) -> list[str]:
     while lines and not lines[-1].strip():
         lines = lines[:-1]
-    return lines
+    return [SHA256.sub("<sha256>", line) if ".parquet" in line else line for line in lines]
 
 
 def _pages_before(page: Path) -> list[Path]:

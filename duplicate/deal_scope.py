@@ -8,13 +8,12 @@ to know asks the policy object; nothing else tests the setting's text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from duplicate.errors import UsageError
 
 
-@dataclass(frozen=True)
-class DealScope:
+class DealScope(NamedTuple):
     """How deals are identified, and so which results are compared."""
 
     name: str

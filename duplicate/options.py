@@ -19,9 +19,8 @@ import itertools
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from duplicate.errors import UsageError
 
@@ -58,8 +57,7 @@ _STEP = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*:\s*([0-9]+)\s*", re.ASCII)
 MAX_CHIPS = 10**12
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     """One setting: its keyword, flag, rules-file key, help and choices."""
 
     name: str

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from duplicate.scoring.score_table import ScoreBatches
 
 
-@dataclass
+# Compared by identity (eq=False): its data has no single truth value to compare by.
+@dataclass(eq=False)
 class Table:
     """A command's table, and the rules and notes it is published with."""
 

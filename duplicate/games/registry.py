@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from duplicate.errors import UsageError
 
@@ -21,8 +21,7 @@ if TYPE_CHECKING:
     from duplicate.rules import Rules
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
     """One game: how its scores are made and what a deal of it can give."""
 
     name: str
@@ -31,7 +30,7 @@ class Game:
     aliases: tuple[str, ...] = ()
     # Raw outcome columns -> the header spellings accepted (games/scores.py reads them),
     # compared trimmed and case-folded.
-    raw_columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    raw_columns: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     # "module:function" computing each row's score from the raw columns.
     scorer: str = ""
     # Every table's scores on a deal add up to zero.

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 STDOUT = "-"
 
 
-@dataclass
+@dataclass(eq=False)
 class Publication:
     """The outputs of one run, as they are written (see `publishing`)."""
 

@@ -41,7 +41,8 @@ _SCORE = r"[-+]?[0-9]{1,15}(?:\.[0-9]{1,6})?"
 _WEIGHT = r"[0-9]{1,3}"
 
 
-@dataclass(frozen=True)
+# Compared by identity (eq=False): a DataFrame has no single truth value to compare by.
+@dataclass(frozen=True, eq=False)
 class Adjustments:
     """Parsed adjustments: round, deal, player (as text), kind, cents, reason, row."""
 

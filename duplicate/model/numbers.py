@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 import pyarrow as pa
@@ -35,8 +34,7 @@ _POWERS = 10 ** np.arange(MAX_DECIMALS + 1, dtype=np.int64)
 _LIMITS = MAX_UNITS // _POWERS
 
 
-@dataclass(frozen=True)
-class Units:
+class Units(NamedTuple):
     """A column as exact integers: value = units / 10**scale; `bad` marks the cells
     that are missing or not numbers of at most MAX_DECIMALS decimals (their units are 0)."""
 

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 Column = Any
 
 
-@dataclass(frozen=True)
+# Compared by identity (eq=False): arrays have no single truth value to compare by.
+@dataclass(frozen=True, eq=False)
 class Results:
     """Validated results: one row per player per deal, with exact integer scores.
 
@@ -72,18 +73,12 @@ class Results:
     # What reading the file warned of (an .xlsx sheet's formulas read as saved).
     read_warnings: tuple[Problem, ...] = ()
     # Not init fields: dataclasses.replace(results, columns=...) must start a fresh cache.
-    _codes: dict[str, tuple[CodeArray, int]] = field(
-        default_factory=dict, init=False, compare=False, repr=False
-    )
+    _codes: dict[str, tuple[CodeArray, int]] = field(default_factory=dict, init=False, repr=False)
     _keys: dict[tuple[str, ...], tuple[CodeArray, int]] = field(
-        default_factory=dict, init=False, compare=False, repr=False
+        default_factory=dict, init=False, repr=False
     )
-    _sorting: dict[str, tuple[CodeArray, int]] = field(
-        default_factory=dict, init=False, compare=False, repr=False
-    )
-    _facts: dict[tuple[str, ...], bool] = field(
-        default_factory=dict, init=False, compare=False, repr=False
-    )
+    _sorting: dict[str, tuple[CodeArray, int]] = field(default_factory=dict, init=False, repr=False)
+    _facts: dict[tuple[str, ...], bool] = field(default_factory=dict, init=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.columns["row"])

@@ -4,8 +4,7 @@ weighted score."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -27,8 +26,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-@dataclass(frozen=True)
-class RowAdjustments:
+class RowAdjustments(NamedTuple):
     """Adjustments aligned with the rows of a Results frame."""
 
     assigned_centi: IntArray  # assigned MP% x 100, or -1

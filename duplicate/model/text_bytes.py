@@ -5,8 +5,7 @@ Arrow takes and compares text string by string."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -57,8 +56,7 @@ def equal_items(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.asarray(same.all(axis=1))
 
 
-@dataclass(frozen=True)
-class TakenRows:
+class TakenRows(NamedTuple):
     """An identifier column whose rows are taken by position (`take`): text of one
     length through its numpy items, anything else by Arrow."""
 

@@ -5,8 +5,7 @@ decided each place. Used by every scoring method's standings."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -21,8 +20,7 @@ PLAYER_KEYS = ["section", "player"]
 SortKeys = list[IntArray | FloatArray]
 
 
-@dataclass(frozen=True)
-class Criterion:
+class Criterion(NamedTuple):
     """One step of the final order: its name and its sort keys (smaller sorts first)."""
 
     name: str

@@ -3,7 +3,7 @@ Neuberg's formula (docs/scoring.md section 9). MP% and the rank key are exact fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -11,8 +11,7 @@ from duplicate.errors import OutOfRange
 from duplicate.model.exact import EXACT_DENOMINATOR_LIMIT, FloatArray, IntArray, div_half_up
 
 
-@dataclass(frozen=True)
-class MatchpointFractions:
+class MatchpointFractions(NamedTuple):
     """Per rank item: MP as shown (in 10**-mp_scale), top, the exact rank key MP/top,
     MP% in hundredths (half up), and MP% exactly as pct_num / pct_den."""
 

@@ -7,7 +7,7 @@ rank only on its cell's MP%: both are computed once per cell, then read by each 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,8 +15,7 @@ from duplicate.model.codes import HISTOGRAM_LIMIT
 from duplicate.model.exact import FloatArray, IntArray
 
 
-@dataclass(frozen=True)
-class Cells:
+class Cells(NamedTuple):
     """Distinct (group, value) cells, ordered by group then value, and each row's cell."""
 
     row_cell: IntArray  # per row: index of its cell

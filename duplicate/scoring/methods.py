@@ -8,8 +8,7 @@ module asks the method what it can do (method_of(rules)) instead of naming metho
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pyarrow as pa
 
@@ -19,7 +18,6 @@ from duplicate.model.results import Results
 from duplicate.rules import Method, Rules
 from duplicate.scoring.score_table import ScoreBatches
 from duplicate.scoring.scores import as_results, matchpoint_batches
-from duplicate.scoring.standings import matchpoint_standings
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,8 +26,7 @@ ScoreFunction = Callable[[Results, Rules, Adjustments | None, int | None], Score
 StandingsFunction = Callable[[Results, Rules, Adjustments | None], pa.Table]
 
 
-@dataclass(frozen=True)
-class ScoringMethod:
+class ScoringMethod(NamedTuple):
     """One way of scoring an event, and what the rest of the toolkit may do with it."""
 
     name: Method
@@ -55,7 +52,16 @@ class ScoringMethod:
         )
 
 
-# The methods besides matchpoints are imported when an event uses them.
+# A method's modules are imported when an event uses them (and matchpoint standings
+# when a command asks for standings).
+
+
+def _matchpoint_standings(
+    results: Results, rules: Rules, adjustments: Adjustments | None
+) -> pa.Table:
+    from duplicate.scoring.standings import matchpoint_standings
+
+    return matchpoint_standings(results, rules, adjustments)
 
 
 def _percentage_standings(
@@ -104,7 +110,7 @@ METHODS: dict[Method, ScoringMethod] = {
     "matchpoints": ScoringMethod(
         "matchpoints",
         score=matchpoint_batches,
-        standings=matchpoint_standings,
+        standings=_matchpoint_standings,
         takes_adjustments=True,
         explained=True,
         distributed=True,

@@ -4,9 +4,8 @@ times, deal-rank counts and opponents beaten, reducible across parts of an event
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -34,8 +33,7 @@ if TYPE_CHECKING:
 Table = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class PlayerStats:
+class PlayerStats(NamedTuple):
     """What the standings need of each player, reducible across parts of an event.
 
     players: one row per player (section, player, points and penalty in cents, deals,

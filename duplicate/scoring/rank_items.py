@@ -3,7 +3,7 @@ rows, then each weighted result, with their MP and MP% (docs/scoring.md sections
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -62,8 +62,7 @@ def matchpoint_cells(
     return mp_cells, cell_deal, part_group
 
 
-@dataclass(frozen=True)
-class RankItems:
+class RankItems(NamedTuple):
     """What is ranked on each deal: the cells (counted once for each ranked row in
     them), then each weighted result; MP in `unit`s of a matchpoint."""
 
@@ -71,8 +70,9 @@ class RankItems:
     size: IntArray
     deal: IntArray
     weight: IntArray
-    unit: int = 1
-    weighted: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    unit: int
+    # The weighted results' rows (none for items of the cells alone).
+    weighted: IntArray
 
     @staticmethod
     def of_cells(
@@ -90,7 +90,7 @@ class RankItems:
             )
         )
         mp = 2 * mp_cells.below + mp_cells.equal - 1
-        return RankItems(mp, mp_cells.size, cell_deal, weight)
+        return RankItems(mp, mp_cells.size, cell_deal, weight, 1, np.zeros(0, dtype=np.int64))
 
     def with_weighted(
         self,

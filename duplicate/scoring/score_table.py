@@ -5,8 +5,7 @@ and types, exact decimals held as their integers. Every writer and the pandas vi
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -43,8 +42,7 @@ MATCHPOINT_NUMBERS = ("n", "mp", "top", "mp_pct_centi", "deal_rank", "points")
 IDENTIFIERS = ("section", "deal", "table", "seat", "player")
 
 
-@dataclass(frozen=True)
-class ScoreBatches:
+class ScoreBatches(NamedTuple):
     """The table `score` gives, as consecutive Arrow tables (all of it, in order).
 
     `nullable` names the columns that miss a value on some row of any batch, so that a

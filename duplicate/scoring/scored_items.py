@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -15,8 +14,7 @@ from duplicate.scoring.score_table import adjustment_notes
 ROW_NUMBERS = ("n", "mp", "top", "mp_pct_centi", "deal_rank", "points", "penalty", "adjustment")
 
 
-@dataclass(frozen=True)
-class ScoredItems:
+class ScoredItems(NamedTuple):
     """Every result's numbers, held once per rank item and read through each row's item.
 
     The items are the distinct (comparison group, score) cells, then each assigned MP%,

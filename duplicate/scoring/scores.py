@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -113,7 +112,7 @@ def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> R
     none = np.zeros_like(adjusted.average)
     average = adjusted.average != 0
     first = _score_items(
-        results, rules, replace(adjusted, void=adjusted.void | average, average=none)
+        results, rules, adjusted._replace(void=adjusted.void | average, average=none)
     )
     item = first.row_item
     counted = first.pct_den[item] > 0
@@ -128,7 +127,7 @@ def with_averages(results: Results, rules: Rules, adjusted: RowAdjustments) -> R
     plus, minus = adjusted.average > 0, adjusted.average < 0
     assigned[plus] = np.maximum(AVERAGE_CENTI["avg_plus"], own[plus])
     assigned[minus] = np.minimum(AVERAGE_CENTI["avg_minus"], own[minus])
-    return replace(adjusted, assigned_centi=assigned, average=none)
+    return adjusted._replace(assigned_centi=assigned, average=none)
 
 
 def _score_items(results: Results, rules: Rules, adjusted: RowAdjustments | None) -> ScoredItems:

@@ -8,7 +8,7 @@ weight. Matchpoints are counted in hundredths (weights are whole percents), exac
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -17,8 +17,7 @@ from duplicate.model.exact import IntArray
 from duplicate.scoring.kernel import Cells
 
 
-@dataclass(frozen=True)
-class WeightedScores:
+class WeightedScores(NamedTuple):
     """The cells' matchpoints and sizes with the weighted results counted in, and one
     item per weighted result (in the order of `rows`)."""
 

@@ -16,7 +16,7 @@ from duplicate.cli.common import (
     whole_number,
     whole_option,
 )
-from duplicate.cli.settings import choice_enum, choice_value, settings_options
+from duplicate.cli.settings import one_of, settings_options
 from duplicate.games.registry import names as game_names
 from duplicate.options import RULES
 
@@ -32,7 +32,7 @@ player_app = typer.Typer(
     no_args_is_help=True,
 )
 event_app.add_typer(player_app)
-GameChoice = choice_enum("GameChoice", game_names())
+GameChoice = one_of(game_names())
 FolderArg = Annotated[str, typer.Argument(metavar="DIR", help="The event folder.")]
 ReasonOption = Annotated[
     str, typer.Option("--reason", help="Why (the log keeps it).", metavar="TEXT")
@@ -65,9 +65,7 @@ def init(
     import duplicate
 
     players = settings.pop("players", None)
-    duplicate.event_init(
-        folder, name, date, choice_value(game), table_size, venue, players, **settings
-    )
+    duplicate.event_init(folder, name, date, game, table_size, venue, players, **settings)
     stderr.print(f"made event {name!r} in {folder}; add each round with `duplicate event add`")
 
 

@@ -7,10 +7,10 @@ from typing import Annotated, Any
 import typer
 
 from duplicate.cli.common import emit, input_help, load, reports_errors
-from duplicate.cli.settings import choice_enum, choice_value, settings_options
+from duplicate.cli.settings import one_of, settings_options
 from duplicate.games.registry import names as game_names
 
-GameChoice = choice_enum("GameChoice", game_names(scored_only=True))
+GameChoice = one_of(game_names(scored_only=True))
 
 
 def register(app: typer.Typer) -> None:
@@ -45,5 +45,5 @@ def game_score(
     import duplicate
 
     event = load(raw, settings, kind="raw")
-    table = duplicate.game_score(event, choice_value(game))
-    emit(table, f"game-score {choice_value(game)}", settings)
+    table = duplicate.game_score(event, game)
+    emit(table, f"game-score {game}", settings)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import inspect
 from enum import Enum
-from typing import Any, get_args
+from typing import Any, Literal, get_args, get_origin
 
 import typer
 
@@ -121,6 +121,8 @@ def _choices(annotation: Any) -> list[str]:
     for kind in (annotation, *get_args(annotation)):
         if isinstance(kind, type) and issubclass(kind, Enum):
             return [str(member.value) for member in kind]
+        if get_origin(kind) is Literal:
+            return [str(value) for value in get_args(kind)]
     return []
 
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from enum import StrEnum
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 import typer
 
@@ -25,10 +24,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 _flags: dict[str, str] = {}
 
 
-def choice_enum(name: str, choices: tuple[str, ...]) -> type[StrEnum]:
-    """An enum of a setting's choices: typer lists and checks them."""
-    members = {value.replace("-", "_"): value for value in choices}
-    return StrEnum(name, members)  # type: ignore[return-value]
+def one_of(choices: tuple[str, ...]) -> Any:
+    """The type of an option taking one of `choices` (typer lists and checks them); its
+    value is the text chosen."""
+    return cast(Any, Literal)[choices]
 
 
 def option_of(item: Setting) -> Any:
@@ -40,8 +39,7 @@ def option_of(item: Setting) -> Any:
     if item.kind == "flag":
         return Annotated[bool, typer.Option(*decls, **kwargs)]
     if item.kind == "choice":
-        enum = choice_enum(item.name.title().replace("_", "") + "Choice", item.choices)
-        return Annotated[enum | None, typer.Option(*decls, **kwargs)]
+        return Annotated[one_of(item.choices) | None, typer.Option(*decls, **kwargs)]
     return Annotated[str | None, typer.Option(*decls, **kwargs)]
 
 
@@ -78,7 +76,7 @@ def settings_options(
                     if value:
                         given[item.name] = True
                 elif value is not None:
-                    given[item.name] = value.value if isinstance(value, StrEnum) else value
+                    given[item.name] = value
             return command(*args, **kwargs, settings=given)
 
         # Typer reads the parameters from the signature, annotations evaluated.
@@ -100,11 +98,6 @@ def own_flags(signature: inspect.Signature) -> dict[str, str]:
             if long:
                 flags[parameter.name] = long[0].split("/")[0]
     return flags
-
-
-def choice_value(choice: object) -> str:
-    """The text of a choice option's value (an enum made from a setting's choices)."""
-    return str(getattr(choice, "value", choice))
 
 
 def flag_named(name: str) -> str:

@@ -16,10 +16,10 @@ from duplicate.cli.common import (
     say_warnings,
     stderr,
 )
-from duplicate.cli.settings import choice_enum, choice_value, flag_named, settings_options
+from duplicate.cli.settings import flag_named, one_of, settings_options
 from duplicate.games.registry import names as game_names
 
-GameChoice = choice_enum("GameChoice", game_names(scored_only=True))
+GameChoice = one_of(game_names(scored_only=True))
 
 
 # A problem's row, as json and csv give it.
@@ -87,7 +87,7 @@ def validate(
     try:
         event = load(source, settings, say=text)
         found = duplicate.validate(
-            event, seating=seating, game=choice_value(game) if game else None, strict=strict
+            event, seating=seating, game=game if game else None, strict=strict
         )
     except InvalidData as exc:
         if text:

@@ -172,6 +172,19 @@ def test_tables_in_memory_are_read_as_the_command_says() -> None:
     assert stage.equals(duplicate.elimination(SAMPLE / "stage_example.csv", advance=3).frame)
 
 
+def test_what_holds_arrays_is_compared_by_identity() -> None:
+    """An event's results and adjustments, and a command's table, can be compared and
+    put in a set: each is itself only (their arrays have no single truth value)."""
+    session = SAMPLE / "bridge_session.pbn"
+    event = duplicate.load_event(session, adjustments=SAMPLE / "bridge_adjustments.csv")
+    again = duplicate.load_event(session, adjustments=SAMPLE / "bridge_adjustments.csv")
+    table = duplicate.standings(event)
+    assert event.results == event.results and event.results != again.results
+    assert event.adjustments == event.adjustments and event.adjustments != again.adjustments
+    assert table == table and table != duplicate.standings(again)
+    assert len({event.results, again.results, event.adjustments, table}) == 4
+
+
 TEXT = "str"
 DECIMAL2 = "decimal64(18, 2)[pyarrow]"
 

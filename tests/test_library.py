@@ -179,9 +179,12 @@ def test_what_holds_arrays_is_compared_by_identity() -> None:
     event = duplicate.load_event(session, adjustments=SAMPLE / "bridge_adjustments.csv")
     again = duplicate.load_event(session, adjustments=SAMPLE / "bridge_adjustments.csv")
     table = duplicate.standings(event)
-    assert event.results == event.results and event.results != again.results
-    assert event.adjustments == event.adjustments and event.adjustments != again.adjustments
-    assert table == table and table != duplicate.standings(again)
+    assert event.results == event.results
+    assert event.results != again.results
+    assert event.adjustments == event.adjustments
+    assert event.adjustments != again.adjustments
+    assert table == table
+    assert table != duplicate.standings(again)
     assert len({event.results, again.results, event.adjustments, table}) == 4
 
 

@@ -7,7 +7,6 @@ never compared after rounding for display.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,6 +17,8 @@ from duplicate.errors import OutOfRange
 from duplicate.model.arrays import arrow_array
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     import pandas as pd
 
 IntArray = npt.NDArray[np.int64]

@@ -210,7 +210,7 @@ def bench_shape(shape: str, source: Path, tool: list[str], here: list[str], n: i
 # The small event users score every day: the sample's 1,152 rows, where starting the
 # process is most of the time. Runs are short, so more of them are timed.
 SMALL_EVENT = ROOT / "sample_data" / "big2_event"
-SMALL_REPEAT = 7
+SMALL_REPEAT = 21
 
 
 def bench_small_event(tool: list[str], repeat: int) -> None:

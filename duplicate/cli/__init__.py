@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 from duplicate.cli import process
-from duplicate.cli.common import EXIT_IO, _state
 
 
 def __getattr__(name: str) -> Any:
@@ -25,6 +24,9 @@ def main() -> None:
     with typer's CliRunner): the process is then left as it is."""
     process.guard_signals()
     process.tune()
+    # Imported once the process is tuned (typer and the command line's helpers).
+    from duplicate.cli.common import EXIT_IO, _state
+
     # Recorded in manifests, so that `duplicate manifest check` can run it again.
     _state["command_line"] = list(sys.argv[1:])
     try:

@@ -49,7 +49,9 @@ def spec_example() -> Path:
 def run_main(args: list[str], monkeypatch: pytest.MonkeyPatch, tuned: bool = False) -> object:
     """The `duplicate` program's entry (`duplicate.cli.main`, what the installed command
     runs) called in this process with `args`; its exit status. Untuned unless `tuned`;
-    the environment and the signal handlers it sets are put back afterwards."""
+    the environment, the signal handlers and the garbage-collection threshold it sets
+    are put back afterwards."""
+    import gc
     import signal
 
     from duplicate.cli import main
@@ -62,6 +64,7 @@ def run_main(args: list[str], monkeypatch: pytest.MonkeyPatch, tuned: bool = Fal
         os.environ["DUPLICATE_NO_TUNING"] = "1"
     numbers = [signal.SIGTERM, *([signal.SIGPIPE] if hasattr(signal, "SIGPIPE") else [])]
     handlers = {number: signal.getsignal(number) for number in numbers}
+    thresholds = gc.get_threshold()
     try:
         main()
     except SystemExit as ended:
@@ -71,6 +74,7 @@ def run_main(args: list[str], monkeypatch: pytest.MonkeyPatch, tuned: bool = Fal
         os.environ.update(environment)
         for number, handler in handlers.items():
             signal.signal(number, handler)
+        gc.set_threshold(*thresholds)
     return None
 
 

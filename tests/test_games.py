@@ -219,3 +219,16 @@ def test_a_bad_value_under_a_chinese_header_is_shown(tmp_path: Path) -> None:
     line = line_of("raw.bad-cell", result.stderr)
     assert "row 3, column 'cards_left': " in line
     assert "'15'" in line
+
+
+def test_every_game_can_be_sent_to_another_process() -> None:
+    """A caller may hand a game to validate in a worker process: every game, and one
+    with no raw columns, survives pickling and copying whole."""
+    import copy
+    import pickle
+
+    from duplicate.games.registry import GAMES, Game
+
+    for game in (*GAMES, Game("cards", "Cards")):
+        assert pickle.loads(pickle.dumps(game)) == game
+        assert copy.deepcopy(game) == game

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from duplicate.errors import UsageError
@@ -29,8 +28,8 @@ class Game(NamedTuple):
     # Other names it is known by (Chinese, pinyin).
     aliases: tuple[str, ...] = ()
     # Raw outcome columns -> the header spellings accepted (games/scores.py reads them),
-    # compared trimmed and case-folded.
-    raw_columns: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    # compared trimmed and case-folded. (The default is shared, and read only.)
+    raw_columns: Mapping[str, tuple[str, ...]] = {}
     # "module:function" computing each row's score from the raw columns.
     scorer: str = ""
     # Every table's scores on a deal add up to zero.

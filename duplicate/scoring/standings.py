@@ -196,15 +196,17 @@ def _rank_text(player: IntArray, rank: IntArray, count: IntArray, n_players: int
     pair, n_pairs = dense_codes(rank.astype(np.int64) * (int(count.max(initial=0)) + 1) + count)
     first = first_rows(pair, n_pairs)
     # The stubs of pyarrow.compute do not model the separator argument of these joins.
+    # Separators are typed scalars: a Python str would go through Arrow's type
+    # inference, whose first use imports dateutil.
     distinct = pc.binary_join_element_wise(  # type: ignore[call-overload]
         arrow_array(rank[first]).cast(pa.string()),
         arrow_array(count[first]).cast(pa.string()),
-        ":",
+        pa.scalar(":", pa.string()),
     )
     pieces = distinct.take(arrow_array(pair))
     per_player = np.bincount(player, minlength=n_players)
     offsets: Any = arrow_array(np.concatenate(([0], np.cumsum(per_player)))).cast(pa.int32())
     text: pa.Array = pc.binary_join(  # type: ignore[type-arg, assignment]
-        pa.ListArray.from_arrays(offsets, pieces), " "
+        pa.ListArray.from_arrays(offsets, pieces), pa.scalar(" ", pa.string())
     )
     return text.cast(pa.large_string())

@@ -41,8 +41,9 @@ Table = Any
 class Written:
     """One file (or standard output) written, and the sha256 of its bytes.
 
-    A file streamed to disk is hashed only when its sha256 is asked for (a manifest):
-    reading a big file back is work that a plain run need not do.
+    A file on disk is hashed only when its sha256 is asked for (a manifest), by reading
+    it back: a plain run need not hash at all. What goes to standard output, a pipe or
+    a device is hashed as it is written (`of`).
     """
 
     path: str
@@ -115,7 +116,8 @@ def write_table(
     refuse_overwriting(path, inputs, "{opt:output}")
     chosen = format_for(path, fmt)
     # Into a device, a FIFO or standard output's link, the table goes alone (as to '-').
-    sidecar_too = chosen in TEXT_TABLES and not writes_straight(path)
+    straight = writes_straight(path)
+    sidecar_too = chosen in TEXT_TABLES and not straight
     if sidecar_too:
         refuse_overwriting(rules_sidecar(path), inputs, f"the rules written beside {path},")
     with contextlib.ExitStack() as together:
@@ -130,7 +132,7 @@ def write_table(
             rules_text = (comments + rules.to_toml()).encode("utf-8")
             sidecar = rules_sidecar(path)
             together.enter_context(atomic_path(sidecar, output=True)).write_bytes(rules_text)
-            written.append(Written.of(str(sidecar), "toml", rules_text, None))
+            written.append(Written(str(sidecar), "toml", None))
         if chosen == "parquet" and isinstance(table, ScoreBatches):
             meta = metadata(rules, notes)
             rows = write_parquet(str(temp), table.tables(), table.nullable, meta, threads)
@@ -138,5 +140,6 @@ def write_table(
         else:
             data, rows = table_bytes(table, chosen, rules, kind, notes, threads)
             temp.write_bytes(data)
-            written.insert(0, Written.of(path, chosen, data, rows))
+            done = Written.of(path, chosen, data, rows) if straight else Written(path, chosen, rows)
+            written.insert(0, done)
     return written

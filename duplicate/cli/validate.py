@@ -86,9 +86,7 @@ def validate(
     event = None
     try:
         event = load(source, settings, say=text)
-        found = duplicate.validate(
-            event, seating=seating, game=game if game else None, strict=strict
-        )
+        found = duplicate.validate(event, seating=seating, game=game or None, strict=strict)
     except InvalidData as exc:
         if text:
             raise

@@ -90,7 +90,9 @@ class RankItems(NamedTuple):
             )
         )
         mp = 2 * mp_cells.below + mp_cells.equal - 1
-        return RankItems(mp, mp_cells.size, cell_deal, weight, 1, np.zeros(0, dtype=np.int64))
+        return RankItems(
+            mp, mp_cells.size, cell_deal, weight, unit=1, weighted=np.zeros(0, dtype=np.int64)
+        )
 
     def with_weighted(
         self,
